@@ -1,0 +1,50 @@
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from './context';
+import { registerAuthentication } from './plugins/authenticate';
+import { registerErrorHandling } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
+import { registerWebApp } from './plugins/web-app';
+import { registerRoutes } from './routes/index';
+
+// Validation messages that no schema overrides come out in Spanish too.
+z.config(z.locales.es());
+
+export interface BuildAppOptions {
+  logger?: boolean | object;
+  /** Serve the built web app (off in API tests). */
+  serveWeb?: boolean;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    // Webhook signatures are computed over raw bytes; every other body is small JSON.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+      },
+    },
+  });
+  await registerOpenApi(app);
+  registerAuthentication(app, ctx.tokens);
+  await registerRoutes(app);
+  await registerWebApp(app, opts.serveWeb ? undefined : null);
+  return app;
+}

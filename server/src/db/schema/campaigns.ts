@@ -1,0 +1,2 @@
+// Campaign tables (campaigns, recipients, sender leases, webhook inbox) live here.
+export {};

@@ -1,0 +1,4 @@
+export * from './users';
+export * from './kommo';
+export * from './whatsapp';
+export * from './campaigns';

@@ -1,0 +1,65 @@
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+export const kommoAccounts = pgTable('kommo_accounts', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  subdomain: text('subdomain').notNull(),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  phoneFieldId: integer('phone_field_id').notNull(),
+  country: text('country'),
+  syncStatus: text('sync_status').$type<'idle' | 'syncing' | 'synced' | 'error'>().notNull().default('idle'),
+  syncTotalContacts: integer('sync_total_contacts').notNull().default(0),
+  syncProgressContacts: integer('sync_progress_contacts').notNull().default(0),
+  lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+  syncErrorMessage: text('sync_error_message'),
+  syncLeaseOwner: text('sync_lease_owner'),
+  syncLeaseExpiresAt: timestamp('sync_lease_expires_at', { withTimezone: true }),
+  syncState: jsonb('sync_state'),
+  syncWatermark: bigint('sync_watermark', { mode: 'number' }),
+  syncGeneration: integer('sync_generation').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const kommoCustomFields = pgTable(
+  'kommo_custom_fields',
+  {
+    accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    fieldId: bigint('field_id', { mode: 'number' }).notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    code: text('code'),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.fieldId] })],
+);
+
+export const contacts = pgTable('contacts', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+  kommoId: bigint('kommo_id', { mode: 'number' }).notNull(),
+  name: text('name').notNull().default(''),
+  firstName: text('first_name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  phone: text('phone'),
+  phoneRaw: text('phone_raw'),
+  email: text('email'),
+  tags: text('tags').array().notNull().default([]),
+  customFields: jsonb('custom_fields').$type<Record<string, string>>().notNull().default({}),
+  kommoUpdatedAt: bigint('kommo_updated_at', { mode: 'number' }).notNull().default(0),
+  syncGeneration: integer('sync_generation').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const blacklist = pgTable('blacklist', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+  phone: text('phone').notNull(),
+  phoneKey: text('phone_key').notNull(),
+  reason: text('reason'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

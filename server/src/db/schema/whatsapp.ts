@@ -1,0 +1,79 @@
+import { boolean, date, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { kommoAccounts } from './kommo';
+import { users } from './users';
+
+export const whatsappAccounts = pgTable('whatsapp_accounts', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  phoneNumber: text('phone_number').notNull(),
+  displayPhoneNumber: text('display_phone_number'),
+  phoneNumberId: text('phone_number_id').notNull(),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  businessAccountId: text('business_account_id').notNull(),
+  kommoAccountId: integer('kommo_account_id').references(() => kommoAccounts.id, { onDelete: 'set null' }),
+  webhookVerifyToken: text('webhook_verify_token'),
+  notes: text('notes'),
+  isActive: boolean('is_active').notNull().default(true),
+  isVerified: boolean('is_verified').notNull().default(false),
+  qualityRating: text('quality_rating'),
+  verifiedName: text('verified_name'),
+  codeVerificationStatus: text('code_verification_status'),
+  throughputLevel: text('throughput_level'),
+  messagingLimit: text('messaging_limit'),
+  ratePerSecond: integer('rate_per_second').notNull().default(80),
+  lastMessageSentAt: timestamp('last_message_sent_at', { withTimezone: true }),
+  lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const whatsappMessageCounts = pgTable(
+  'whatsapp_message_counts',
+  {
+    whatsappAccountId: integer('whatsapp_account_id')
+      .notNull()
+      .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    sent: integer('sent').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappAccountId, t.day] })],
+);
+
+export interface TemplateComponent {
+  type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
+  format?: string;
+  text?: string;
+  example?: unknown;
+  buttons?: unknown[];
+}
+
+export const templates = pgTable('templates', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  whatsappAccountId: integer('whatsapp_account_id')
+    .notNull()
+    .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+  kommoAccountId: integer('kommo_account_id').references(() => kommoAccounts.id, { onDelete: 'set null' }),
+  metaId: text('meta_id'),
+  name: text('name').notNull(),
+  language: text('language').notNull(),
+  category: text('category').notNull(),
+  status: text('status').notNull(),
+  components: jsonb('components').$type<TemplateComponent[]>().notNull().default([]),
+  rejectionReason: text('rejection_reason'),
+  submissionError: text('submission_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const templateVariableMappings = pgTable('template_variable_mappings', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  templateId: integer('template_id').notNull().references(() => templates.id, { onDelete: 'cascade' }),
+  templateVariable: text('template_variable').notNull(),
+  sourceType: text('source_type').notNull().default('contact'),
+  sourceField: text('source_field').notNull(),
+  defaultValue: text('default_value').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

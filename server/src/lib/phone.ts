@@ -1,0 +1,38 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+
+/**
+ * Phones are compared as E.164 everywhere (blacklist, dedup, webhooks). Kommo holds
+ * whatever the operator typed, so we keep the raw value beside the normalised one.
+ *
+ * Mobile prefixes that WhatsApp ids drop (AR "9", MX "1") are folded so that
+ * `+54 9 11 1234-5678`, `5491112345678` and the wa_id `541112345678` are the same person.
+ */
+export function toE164(raw: string | null | undefined, defaultCountry?: CountryCode): string | null {
+  if (!raw) return null;
+  const cleaned = raw.trim();
+  if (cleaned.replace(/\D/g, '').length < 6) return null;
+  const withPlus = /^\+/.test(cleaned) || !defaultCountry ? ensurePlus(cleaned) : cleaned;
+  const parsed = parsePhoneNumberFromString(withPlus, defaultCountry);
+  if (!parsed || !parsed.isValid()) return null;
+  return parsed.number;
+}
+
+function ensurePlus(v: string): string {
+  if (v.startsWith('+')) return v;
+  if (v.startsWith('00')) return '+' + v.slice(2);
+  return '+' + v.replace(/^\D+/, '');
+}
+
+/** Canonical key for "same number" checks: digits of the E.164 form with mobile tokens folded. */
+export function phoneKey(e164: string): string {
+  const digits = e164.replace(/\D/g, '');
+  if (digits.startsWith('549') && digits.length === 13) return '54' + digits.slice(3);
+  if (digits.startsWith('521') && digits.length === 13) return '52' + digits.slice(3);
+  return digits;
+}
+
+/** The key for any input, or null when it is not a valid phone number. */
+export function normalizePhoneKey(raw: string | null | undefined, defaultCountry?: CountryCode): string | null {
+  const e164 = toE164(raw, defaultCountry);
+  return e164 ? phoneKey(e164) : null;
+}

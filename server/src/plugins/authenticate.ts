@@ -1,0 +1,31 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors';
+import type { TokenService } from '../services/auth/tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user; set on every /api route not marked `config: { public: true }`. */
+    userId: number;
+  }
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+/**
+ * Authentication applies to the whole /api tree in one hook, so a new route is private
+ * unless it says otherwise.
+ */
+export function registerAuthentication(app: FastifyInstance, tokens: TokenService) {
+  app.decorateRequest('userId', 0);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    if (request.routeOptions.config?.public) return;
+    if (!request.routeOptions.url) return; // unknown route: the not-found handler answers
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const claims = token ? await tokens.verify(token) : null;
+    if (!claims) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
+    request.userId = claims.userId;
+  });
+}

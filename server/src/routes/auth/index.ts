@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { authResponseSchema, loginSchema, registerSchema, userSchema } from '@masivo/contract/auth';
+
+export default async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { auth } = app.ctx;
+
+  app.post(
+    '/register',
+    { config: { public: true }, schema: { tags: ['auth'], body: registerSchema, response: { 201: authResponseSchema } } },
+    async (request, reply) => reply.code(201).send(await auth.register(request.body)),
+  );
+
+  app.post(
+    '/login',
+    { config: { public: true }, schema: { tags: ['auth'], body: loginSchema, response: { 200: authResponseSchema } } },
+    async (request) => auth.login(request.body, request.ip),
+  );
+
+  app.get('/me', { schema: { tags: ['auth'], response: { 200: userSchema } } }, async (request) =>
+    auth.me(request.userId),
+  );
+}

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+
+const ISSUER = 'masivo';
+const AUDIENCE = 'masivo-console';
+const LIFETIME = '7d';
+
+export interface SessionClaims {
+  userId: number;
+  email: string;
+}
+
+/** JWT keys are derived, so rotating APP_SECRET signs everybody out at once. */
+function signingKey(appSecret: string): Uint8Array {
+  return createHash('sha256').update(`jwt:${appSecret}`).digest();
+}
+
+export function createTokenService(appSecret: string) {
+  const key = signingKey(appSecret);
+  return {
+    async issue(claims: SessionClaims): Promise<string> {
+      return new SignJWT({ email: claims.email })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(claims.userId))
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(LIFETIME)
+        .sign(key);
+    },
+    /** Null for anything that is not a valid, unexpired token of ours. */
+    async verify(token: string): Promise<SessionClaims | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+        const userId = Number(payload.sub);
+        if (!Number.isInteger(userId) || userId <= 0) return null;
+        return { userId, email: String(payload.email ?? '') };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+export type TokenService = ReturnType<typeof createTokenService>;

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createContext, type AppContext } from '../../src/context';
+import { openDatabase, type Database } from '../../src/db/client';
+import { migrate } from '../../src/db/migrate';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Registers a fresh user and returns its bearer header. */
+  signUp(email?: string): Promise<{ token: string; userId: number; headers: { authorization: string } }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database per test file: in-memory PGlite by default, or a private schema in
+ * the PostgreSQL of TEST_DATABASE_URL, so the same suite runs on both engines.
+ */
+export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { database, drop: () => database.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('create extension if not exists pg_trgm');
+  await admin.query(`create schema ${schema}`);
+  const database = await openDatabase({ url, searchPath: schema, poolSize: 5 });
+  return {
+    database,
+    async drop() {
+      await database.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    APP_SECRET: 'test-secret-test-secret-test-secret',
+    DATA_DIR: '/tmp/masivo-test-data',
+    LOG_LEVEL: 'silent',
+    WHATSAPP_APP_SECRET: 'test-whatsapp-app-secret',
+    ...overrides,
+  });
+}
+
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase();
+  await migrate(database);
+  const ctx = createContext(testConfig(overrides), database);
+  const app = await buildApp(ctx);
+  await app.ready();
+  let n = 0;
+  return {
+    app,
+    ctx,
+    async signUp(email = `user${++n}-${randomBytes(3).toString('hex')}@example.com`) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { first_name: 'Ana', last_name: 'Pérez', email, password: 'secreto123' },
+      });
+      if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+      const { token, user } = res.json();
+      return { token, userId: user.id, headers: { authorization: `Bearer ${token}` } };
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, Send, Users, Building2 } from 'lucide-react';
+import { Link, useLocation } from 'react-router';
+import { cn } from '../../components/ui/cn';
+import { useAuth } from '../../features/auth/auth-context';
+
+export const NAV_ITEMS = [
+  { label: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
+  { label: 'Cuentas Kommo', href: '/accounts', icon: Building2 },
+  { label: 'Cuentas WhatsApp', href: '/whatsapp-accounts', icon: MessageCircle },
+  { label: 'Contactos', href: '/contacts', icon: Users },
+  { label: 'Campañas', href: '/campaigns', icon: Send },
+  { label: 'Templates', href: '/templates', icon: FileText },
+  { label: 'Blacklist', href: '/blacklist', icon: Ban },
+] as const;
+
+/** Spec: an item is highlighted when the path equals its href or starts with it. */
+export const isActive = (pathname: string, href: string) => pathname === href || pathname.startsWith(href);
+
+export function Sidebar() {
+  const { pathname } = useLocation();
+  const { user, logout } = useAuth();
+  return (
+    <aside className="fixed inset-y-0 left-0 flex w-64 flex-col border-r border-gray-200 bg-white">
+      <div className="flex h-16 items-center gap-2 border-b px-6">
+        <MessageCircle className="h-6 w-6 text-green-600" />
+        <span className="text-lg font-bold text-gray-900">Mensajes Masivos</span>
+      </div>
+      <nav className="flex-1 space-y-1 overflow-y-auto px-3 py-4" aria-label="Navegación principal">
+        {NAV_ITEMS.map(({ label, href, icon: Icon }) => {
+          const active = isActive(pathname, href);
+          return (
+            <Link
+              key={href}
+              to={href}
+              aria-current={active ? 'page' : undefined}
+              className={cn(
+                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium',
+                active ? 'bg-blue-50 text-blue-700' : 'text-gray-600 hover:bg-gray-50 hover:text-gray-900',
+              )}
+            >
+              <Icon className="h-5 w-5" />
+              {label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="border-t px-4 py-4">
+        <div className="mb-3 min-w-0">
+          <p className="truncate text-sm font-medium text-gray-900" data-testid="sidebar-user-name">
+            {user?.first_name || user?.email}
+          </p>
+          <p className="truncate text-xs text-gray-500">{user?.email}</p>
+        </div>
+        <button
+          type="button"
+          onClick={logout}
+          className="flex w-full items-center gap-2 rounded-md px-3 py-2 text-sm text-gray-600 hover:bg-gray-50 hover:text-gray-900"
+        >
+          <LogOut className="h-4 w-4" />
+          Cerrar Sesión
+        </button>
+        <p className="mt-3 text-center text-xs text-gray-400">v1.0.0 - Sistema de Mensajes Masivos</p>
+      </div>
+    </aside>
+  );
+}

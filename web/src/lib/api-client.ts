@@ -1,0 +1,74 @@
+import { sessionStore } from './session-storage';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Listeners run when a 401 ends the session (the auth provider resets its state). */
+const unauthorizedListeners = new Set<() => void>();
+export const onUnauthorized = (fn: () => void) => {
+  unauthorizedListeners.add(fn);
+  return () => {
+    unauthorizedListeners.delete(fn);
+  };
+};
+
+/**
+ * The one place that talks to /api: bearer header, JSON, the server's Spanish `error`
+ * as the thrown message, and the spec's rule that any 401 ends the session.
+ */
+export async function request(method: string, path: string, body?: unknown, query?: Query): Promise<Response> {
+  const headers: Record<string, string> = {};
+  const token = sessionStore.token();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`/api${withQuery(path, query)}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.ok) return res;
+  const message = await res
+    .json()
+    .then((b: { error?: string }) => b?.error ?? '')
+    .catch(() => '');
+  if (res.status === 401 && token) {
+    sessionStore.clear();
+    unauthorizedListeners.forEach((fn) => fn());
+    if (!window.location.pathname.startsWith('/login')) window.location.assign('/login');
+  }
+  throw new ApiError(res.status, message);
+}
+
+async function json<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {
+  const res = await request(method, path, body, query);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => json<T>('GET', path, undefined, query),
+  post: <T>(path: string, body?: unknown, query?: Query) => json<T>('POST', path, body ?? {}, query),
+  put: <T>(path: string, body?: unknown) => json<T>('PUT', path, body ?? {}),
+  delete: <T>(path: string) => json<T>('DELETE', path),
+};
+
+/** Spec §8: show the server's error when there is one, otherwise the screen's default. */
+export function errorMessage(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.message ? err.message : fallback;
+}
