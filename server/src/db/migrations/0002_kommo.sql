@@ -57,5 +57,20 @@ create table contacts (
 );
 create unique index contacts_account_kommo_key on contacts (account_id, kommo_id);
 create index contacts_account_idx on contacts (account_id, id);
+-- Indexes of the filter engine (server/src/services/contacts/filter-engine.ts):
+-- tags AND / OR (@> / &&);
 create index contacts_tags_gin on contacts using gin (tags);
-create index contacts_custom_fields_gin on contacts using gin (custom_fields jsonb_path_ops);
+-- custom field "specific values" (@>) and "exists" (?): jsonb_ops supports both operators;
+create index contacts_custom_fields_gin on contacts using gin (custom_fields);
+-- free-text search over name, email and phones; the expression must equal SEARCH_TEXT;
+create index contacts_search_trgm on contacts using gin (
+  (name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || coalesce(phone_raw, '')) gin_trgm_ops);
+-- custom field "text contains": a trigram pre-filter over the whole document.
+create index contacts_custom_fields_trgm on contacts using gin ((custom_fields::text) gin_trgm_ops);
+
+-- Tag names per account, kept by the sync, so tag pickers never scan every contact.
+create table contact_tags (
+  account_id integer not null references kommo_accounts(id) on delete cascade,
+  name text not null,
+  primary key (account_id, name)
+);

@@ -63,3 +63,13 @@ export const blacklist = pgTable('blacklist', {
   reason: text('reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Tag names seen per account (kept by the sync) so tag pickers never scan every contact. */
+export const contactTags = pgTable(
+  'contact_tags',
+  {
+    accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.name] })],
+);

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { contactFilterSchema } from './contact-filter';
+
+/** Spec §4 campaign statuses with their Spanish labels; an unknown status shows as draft. */
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'paused', 'cancelled'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+  draft: 'Borrador',
+  scheduled: 'Programada',
+  sending: 'Enviando',
+  completed: 'Completada',
+  paused: 'Pausada',
+  cancelled: 'Cancelada',
+};
+
+/** Spec §4: which interface actions each status allows (the server enforces the same). */
+export const CAN_START: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+export const CAN_PAUSE: readonly CampaignStatus[] = ['sending'];
+export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'completed', 'cancelled'];
+
+/** Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request). */
+export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** Spec §3 creation payload. scheduled_at omitted (or null/empty) = draft. */
+export const createCampaignSchema = z.strictObject({
+  name: text(200).min(1, 'El nombre es requerido'),
+  description: text(2000).optional().default(''),
+  kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida'),
+  whatsapp_account_id: z.coerce.number({ error: 'La cuenta de WhatsApp es requerida' }).int().positive('La cuenta de WhatsApp es requerida'),
+  template_id: z.coerce.number({ error: 'La plantilla es requerida' }).int().positive('La plantilla es requerida'),
+  message_type: z.literal('template').optional().default('template'),
+  scheduled_at: z
+    .union([z.iso.datetime({ offset: true, error: 'Fecha de programación inválida' }), z.literal(''), z.null()])
+    .optional(),
+  filters: contactFilterSchema.optional().default({ searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} }),
+});
+export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
+
+/** PUT: editable while draft/scheduled/paused; audience fields only before the first start. */
+export const updateCampaignSchema = createCampaignSchema
+  .omit({ message_type: true })
+  .partial()
+  .strict();
+export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
+
+export const campaignSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  message_type: z.enum(['text', 'template']),
+  message_content: z.string().nullable(),
+  template_id: z.number().nullable(),
+  template_name: z.string().nullable(),
+  template_language: z.string().nullable(),
+  kommo_account_id: z.number().nullable(),
+  whatsapp_account_id: z.number().nullable(),
+  filters: contactFilterSchema,
+  total_recipients: z.number(),
+  messages_sent: z.number(),
+  delivered_count: z.number(),
+  read_count: z.number(),
+  failed_count: z.number(),
+  skipped_count: z.number(),
+  unknown_count: z.number(),
+  pending_count: z.number(),
+  pause_reason: z.string().nullable(),
+  scheduled_at: z.string().nullable(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignMessagesQuerySchema = z.object({
+  status: z.enum(RECIPIENT_STATUSES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const campaignMessageSchema = z.object({
+  id: z.number(),
+  contact_id: z.number().nullable(),
+  contact_name: z.string().nullable(),
+  phone: z.string().nullable(),
+  status: z.enum(RECIPIENT_STATUSES),
+  error_code: z.number().nullable(),
+  error_message: z.string().nullable(),
+  wamid: z.string().nullable(),
+  attempts: z.number(),
+  sent_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  read_at: z.string().nullable(),
+  failed_at: z.string().nullable(),
+});
+export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
+
+export const campaignMessagesPageSchema = z.object({
+  messages: z.array(campaignMessageSchema),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type CampaignMessagesPage = z.infer<typeof campaignMessagesPageSchema>;

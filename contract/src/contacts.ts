@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { idSchema } from './common';
+import { contactFilterSchema, customFieldFilterSchema, tagOperatorSchema } from './contact-filter';
+
+/** Page sizes the contacts screen offers (spec §9); the API accepts any limit up to the largest. */
+export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_CONTACT_PAGE_SIZE = 20;
+export const MAX_CONTACT_PAGE_SIZE = 100;
+
+/** One synced contact as the API returns it. */
+export const contactSchema = z.object({
+  id: z.number(),
+  kommo_id: z.number(),
+  name: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  /** E.164, or null when Kommo holds no valid number. */
+  phone: z.string().nullable(),
+  /** What Kommo holds, as typed. */
+  phone_raw: z.string().nullable(),
+  email: z.string().nullable(),
+  tags_array: z.array(z.string()),
+  custom_fields: z.record(z.string(), z.string()),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+/**
+ * JSON text in a query string (the spec sends `tags` and `customFieldFilters` this way).
+ * Malformed JSON is a validation error with a Spanish message, never a 500.
+ */
+function jsonText<T extends z.ZodType>(schema: T, label: string) {
+  return z
+    .string()
+    .max(20_000, `${label}: demasiado largo`)
+    .transform((text, ctx) => {
+      if (text.trim() === '') return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${label}: JSON inválido` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema.optional());
+}
+
+const limitSchema = z.coerce
+  .number({ error: 'limit inválido' })
+  .int('limit inválido')
+  .min(1, 'limit inválido')
+  .max(MAX_CONTACT_PAGE_SIZE, `limit no puede superar ${MAX_CONTACT_PAGE_SIZE}`);
+const offsetSchema = z.coerce.number({ error: 'offset inválido' }).int('offset inválido').min(0, 'offset inválido').max(100_000_000);
+
+/** The filter as query parameters: tags and customFieldFilters arrive as JSON text. */
+export const contactFilterQueryShape = {
+  searchQuery: z.string().max(200, 'La búsqueda es demasiado larga').optional(),
+  tags: jsonText(z.array(z.string().max(200)).max(200), 'tags'),
+  tagOperator: tagOperatorSchema.optional(),
+  customFieldFilters: jsonText(z.record(z.string().max(200), customFieldFilterSchema), 'customFieldFilters'),
+};
+export const contactFilterQuerySchema = z.object(contactFilterQueryShape);
+
+export const filteredContactsQuerySchema = z.object({
+  ...contactFilterQueryShape,
+  limit: limitSchema.optional().default(DEFAULT_CONTACT_PAGE_SIZE),
+  offset: offsetSchema.optional().default(0),
+});
+export type FilteredContactsQuery = z.input<typeof filteredContactsQuerySchema>;
+
+export const filteredContactsResponseSchema = z.object({
+  contacts: z.array(contactSchema),
+  total: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+});
+export type FilteredContactsResponse = z.infer<typeof filteredContactsResponseSchema>;
+
+/** GET /contacts: plain paging over one account (account_id required) or the user's first account. */
+export const listContactsQuerySchema = z.object({
+  account_id: idSchema.optional(),
+  limit: limitSchema.optional().default(DEFAULT_CONTACT_PAGE_SIZE),
+  offset: offsetSchema.optional().default(0),
+});
+
+export const countResponseSchema = z.object({ count: z.number() });
+
+export const recipientCountQuerySchema = z.object({ account_id: idSchema, ...contactFilterQueryShape });
+
+export const accountParamsSchema = z.object({ accountId: idSchema });
+export const fieldParamsSchema = z.object({
+  accountId: idSchema,
+  fieldName: z.string().min(1, 'Campo inválido').max(200, 'Campo inválido'),
+});
+
+export const tagsResponseSchema = z.array(z.string());
+
+export const customFieldInfoSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  code: z.string().nullable(),
+});
+export type CustomFieldInfo = z.infer<typeof customFieldInfoSchema>;
+
+export const customFieldsBodySchema = z.strictObject({ accountId: idSchema });
+
+export const fieldValuesQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional().default(200),
+});
+export const filteredFieldValuesQuerySchema = z.object({
+  ...contactFilterQueryShape,
+  excludeFieldName: z.string().max(200).optional(),
+  search: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional().default(200),
+});
+export const fieldValueSchema = z.object({ value: z.string(), count: z.number() });
+export type FieldValue = z.infer<typeof fieldValueSchema>;
+export const fieldValuesResponseSchema = z.object({ field: z.string(), values: z.array(fieldValueSchema) });
+
+/** GET /filter-options: everything the filter panel needs for one account, in one call. */
+export const filterOptionsResponseSchema = z.object({
+  tags: z.array(z.string()),
+  customFields: z.array(
+    z.object({ name: z.string(), type: z.string(), values: z.array(z.string()), total_values: z.number() }),
+  ),
+  total_contacts: z.number(),
+});
+export type FilterOptions = z.infer<typeof filterOptionsResponseSchema>;
+
+/** Body of POST /contacts/{accountId}/export: the filter object itself (not JSON text). */
+export const exportBodySchema = z.strictObject({
+  ...contactFilterSchema.shape,
+  format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
+});
+export type ExportBody = z.input<typeof exportBodySchema>;

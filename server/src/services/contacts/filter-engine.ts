@@ -1,0 +1,166 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  contactFilterSchema,
+  isCustomFieldFilterActive,
+  type ContactFilter,
+  type ContactFilterInput,
+  type CustomFieldFilter,
+} from '@masivo/contract/contact-filter';
+import type { Contact } from '@masivo/contract/contacts';
+import type { Db } from '../../db/client';
+
+/**
+ * The one implementation of the spec's contact filter. The contacts screen, counts,
+ * exports and campaign audiences all build their WHERE clause here, so they agree.
+ *
+ * Every condition is written to hit an index of 0002_kommo.sql:
+ * - search: trigram GIN on SEARCH_TEXT (the exact same expression);
+ * - tags: GIN on tags (`@>` for AND, `&&` for OR);
+ * - custom fields: GIN (jsonb_ops) on custom_fields (`@>` for specific values, `?` for exists),
+ *   and trigram GIN on custom_fields::text as a pre-filter for "text contains".
+ * Values are always bound parameters; field names too.
+ */
+
+export type ContactRow = Contact;
+
+export interface FilterParams {
+  userId: number;
+  accountId: number;
+  filter: ContactFilter | ContactFilterInput;
+}
+
+/** Must stay identical to the expression of contacts_search_trgm in 0002_kommo.sql. */
+export const SEARCH_TEXT = sql.raw(
+  `(c.name || ' ' || coalesce(c.email, '') || ' ' || coalesce(c.phone, '') || ' ' || coalesce(c.phone_raw, ''))`,
+);
+const FIELDS_TEXT = sql.raw('(c.custom_fields::text)');
+
+/** A WHERE condition over `contacts c`: the user's account plus the filter. */
+export function contactFilterSql(p: FilterParams): SQL {
+  const filter = contactFilterSchema.parse(p.filter);
+  const parts: SQL[] = [sql`c.user_id = ${p.userId}`, sql`c.account_id = ${p.accountId}`];
+  const search = searchCondition(filter.searchQuery);
+  if (search) parts.push(search);
+  const tags = tagCondition(filter.tags, filter.tagOperator);
+  if (tags) parts.push(tags);
+  for (const [field, f] of Object.entries(filter.customFieldFilters)) {
+    const cond = customFieldCondition(field, f);
+    if (cond) parts.push(cond);
+  }
+  return sql.join(parts, sql` and `);
+}
+
+/** `%` and `_` typed by the operator are literal characters, not wildcards. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
+}
+
+function searchCondition(raw: string): SQL | null {
+  const text = raw.trim();
+  if (!text) return null;
+  const byText = sql`${SEARCH_TEXT} ilike ${likePattern(text)}`;
+  // "11 1234-5678" should find "+5491112345678": also try the digits alone.
+  const digits = text.replace(/\D/g, '');
+  if (/^[\d\s()+\-.]+$/.test(text) && digits.length >= 3 && digits !== text) {
+    return sql`(${byText} or ${SEARCH_TEXT} ilike ${likePattern(digits)})`;
+  }
+  return byText;
+}
+
+function textArray(values: string[]): SQL {
+  return sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+function tagCondition(tags: string[], operator: 'AND' | 'OR'): SQL | null {
+  const unique = [...new Set(tags)];
+  if (unique.length === 0) return null;
+  return operator === 'AND' ? sql`c.tags @> ${textArray(unique)}` : sql`c.tags && ${textArray(unique)}`;
+}
+
+/** Field values are stored as non-empty text, so "exists" is simply the key being present. */
+function customFieldCondition(field: string, f: CustomFieldFilter): SQL | null {
+  if (!isCustomFieldFilterActive(f)) return null;
+  switch (f.mode) {
+    case 'exists':
+      return sql`c.custom_fields ? ${field}`;
+    case 'notExists':
+      return sql`not (c.custom_fields ? ${field})`;
+    case 'specific': {
+      const values = [...new Set(f.values ?? [])];
+      const each = values.map((v) => sql`c.custom_fields @> ${JSON.stringify({ [field]: v })}::jsonb`);
+      return sql`(${sql.join(each, sql` or `)})`;
+    }
+    case 'manual': {
+      const text = (f.manualValue ?? f.value ?? '').trim();
+      const exact = sql`(c.custom_fields ->> ${field}) ilike ${likePattern(text)}`;
+      // The whole-document trigram index narrows the rows first; the exact test then checks
+      // the field. jsonb text escapes quotes and backslashes, so such terms skip the pre-filter.
+      if (text.length >= 3 && !/["\\]/.test(text)) return sql`(${FIELDS_TEXT} ilike ${likePattern(text)} and ${exact})`;
+      return exact;
+    }
+    default:
+      return null;
+  }
+}
+
+export const CONTACT_COLUMNS = sql.raw(
+  `c.id, c.kommo_id, c.name, c.first_name, c.last_name, c.phone, c.phone_raw, c.email, c.tags as tags_array, c.custom_fields`,
+);
+
+interface RawContact {
+  id: number | string;
+  kommo_id: number | string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  phone_raw: string | null;
+  email: string | null;
+  tags_array: string[] | null;
+  custom_fields: Record<string, string> | string;
+}
+
+/** bigint columns come back as strings from node-postgres and jsonb as text from some drivers. */
+export function toContactRow(r: RawContact): ContactRow {
+  return {
+    id: Number(r.id),
+    kommo_id: Number(r.kommo_id),
+    name: r.name,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    phone: r.phone,
+    phone_raw: r.phone_raw,
+    email: r.email,
+    tags_array: Array.isArray(r.tags_array) ? r.tags_array : [],
+    custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
+  };
+}
+
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const res = (await db.execute(query)) as unknown as { rows: T[] };
+  return res.rows;
+}
+
+export async function countContacts(db: Db, p: FilterParams): Promise<number> {
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from contacts c where ${contactFilterSql(p)}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** One page, in a stable order (the sync order) so paging neither skips nor repeats. */
+export async function listContacts(
+  db: Db,
+  p: FilterParams & { limit: number; offset: number },
+): Promise<ContactRow[]> {
+  const list = await rows<RawContact>(
+    db,
+    sql`select ${CONTACT_COLUMNS} from contacts c where ${contactFilterSql(p)}
+        order by c.id limit ${p.limit} offset ${p.offset}`,
+  );
+  return list.map(toContactRow);
+}

@@ -1,0 +1,56 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { templates, whatsappAccounts } from '../../db/schema/index';
+import { localTemplateStatus, rejectionReasonOf } from './template-status';
+
+export interface TemplateStatusUpdate {
+  event: string;
+  message_template_id: number | string;
+  message_template_name: string;
+  message_template_language: string;
+  reason?: string | null;
+  rejection_info?: { reason?: string; recommendation?: string } | null;
+}
+
+/**
+ * Applies a `message_template_status_update` webhook change to every local copy of that
+ * template: the same WABA can be registered by several users, and each copy follows Meta.
+ * Matched by Meta's id, or by name + language for a copy whose submission reply was lost.
+ * FLAGGED only warns about quality (the template stays usable), so it changes nothing;
+ * DELETED removes the local copies as a sync would.
+ */
+export async function applyTemplateStatusUpdate(db: Db, wabaId: string, value: TemplateStatusUpdate): Promise<void> {
+  const event = String(value.event ?? '').toUpperCase();
+  if (!event || event === 'FLAGGED') return;
+  const accountIds = (
+    await db.select({ id: whatsappAccounts.id }).from(whatsappAccounts).where(eq(whatsappAccounts.businessAccountId, String(wabaId)))
+  ).map((r) => r.id);
+  if (!accountIds.length) return;
+
+  const metaId = String(value.message_template_id);
+  const match = and(
+    inArray(templates.whatsappAccountId, accountIds),
+    or(
+      eq(templates.metaId, metaId),
+      and(
+        eq(templates.name, value.message_template_name),
+        eq(templates.language, value.message_template_language),
+        sql`${templates.metaId} is null`,
+      ),
+    ),
+  );
+
+  if (event === 'DELETED') {
+    await db.delete(templates).where(match);
+    return;
+  }
+  const status = localTemplateStatus(event);
+  const rejectionReason =
+    status === 'rejected' || status === 'disabled' || status === 'paused'
+      ? rejectionReasonOf(value.reason, value.rejection_info?.reason ?? null)
+      : null;
+  await db
+    .update(templates)
+    .set({ status, rejectionReason, metaId, updatedAt: new Date() })
+    .where(match);
+}

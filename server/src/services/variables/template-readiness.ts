@@ -1,0 +1,50 @@
+import { and, eq } from 'drizzle-orm';
+import { templateVariableSlots } from '@masivo/contract/variables';
+import type { Db } from '../../db/client';
+import { templates, templateVariableMappings } from '../../db/schema/index';
+import { badRequest, notFound } from '../../lib/errors';
+
+export type TemplateRow = typeof templates.$inferSelect;
+export interface ReadyMapping {
+  templateVariable: string;
+  sourceField: string;
+  defaultValue: string;
+}
+
+/**
+ * The check a campaign runs before it uses a template: the template is the user's (else
+ * 404), belongs to the chosen WhatsApp account, is approved by Meta and has every variable
+ * mapped to a contact field. Returns what the sender needs to build each message.
+ */
+export async function assertTemplateUsable(
+  db: Db,
+  userId: number,
+  templateId: number,
+  whatsappAccountId: number,
+): Promise<{ template: TemplateRow; mappings: ReadyMapping[] }> {
+  const [template] = await db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.id, templateId), eq(templates.userId, userId)))
+    .limit(1);
+  if (!template) throw notFound('Plantilla no encontrada');
+  if (template.whatsappAccountId !== whatsappAccountId) {
+    throw badRequest('La plantilla no pertenece a la cuenta de WhatsApp seleccionada');
+  }
+  if (template.status !== 'approved') throw badRequest('La plantilla no está aprobada');
+
+  const rows = await db
+    .select({
+      templateVariable: templateVariableMappings.templateVariable,
+      sourceField: templateVariableMappings.sourceField,
+      defaultValue: templateVariableMappings.defaultValue,
+    })
+    .from(templateVariableMappings)
+    .where(and(eq(templateVariableMappings.templateId, template.id), eq(templateVariableMappings.userId, userId)));
+  const mapped = new Set(rows.filter((m) => m.sourceField.trim()).map((m) => m.templateVariable));
+  const missing = templateVariableSlots(template.components).filter((slot) => !mapped.has(slot.key));
+  if (missing.length) {
+    throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
+  }
+  return { template, mappings: rows };
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { ContactFilterInput } from '@masivo/contract/contact-filter';
+import { contactFilterSql, countContacts, listContacts } from '../src/services/contacts/filter-engine';
+import { createTestApp, type TestApp } from './helpers/app';
+
+/**
+ * The filter engine against a small hand-made account, so each expected set is obvious.
+ * The same function serves the contacts screen, exports and campaign audiences.
+ */
+let t: TestApp;
+let userId: number;
+let accountId: number;
+let otherAccountId: number;
+
+interface Seed {
+  kommo: number;
+  name: string;
+  phone?: string;
+  phoneRaw?: string;
+  email?: string;
+  tags?: string[];
+  fields?: Record<string, string>;
+}
+
+const CONTACTS: Seed[] = [
+  { kommo: 1, name: 'Ana Pérez', phone: '+5491112345678', phoneRaw: '+54 9 11 1234-5678', email: 'ana@example.com', tags: ['vip', 'cliente'], fields: { Ciudad: 'Córdoba', Plan: 'Pro' } },
+  { kommo: 2, name: 'Bruno Díaz', phone: '+525512345678', phoneRaw: '55 1234 5678', email: 'bruno@corp.mx', tags: ['cliente'], fields: { Ciudad: 'Monterrey', Plan: 'Básico' } },
+  { kommo: 3, name: 'Carla Gómez', email: 'carla@example.com', tags: ['vip'], fields: { Plan: 'Empresa' } },
+  { kommo: 4, name: 'Diego 100%_real', phone: '+573101234567', tags: [], fields: {} },
+  { kommo: 5, name: 'Elena "La" Ruiz', phone: '+34699887766', tags: ['lead'], fields: { Origen: 'Web "oficial"', Ciudad: 'Córdoba del Sur' } },
+];
+
+async function insert(account: number, c: Seed) {
+  await t.ctx.db.execute(sql`insert into contacts (user_id, account_id, kommo_id, name, phone, phone_raw, email, tags, custom_fields)
+    values (${userId}, ${account}, ${c.kommo}, ${c.name}, ${c.phone ?? null}, ${c.phoneRaw ?? null}, ${c.email ?? null},
+      array[${sql.join((c.tags ?? []).map((x) => sql`${x}`).concat(sql`''`), sql`, `)}]::text[],
+      ${JSON.stringify(c.fields ?? {})}::jsonb)`);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ userId } = await t.signUp());
+  const ids = [];
+  for (const sub of ['uno', 'dos']) {
+    const [row] = (await t.ctx.database.rows<{ id: number }>(
+      sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id) values (${userId}, ${sub}, 'x', 1) returning id`,
+    ));
+    ids.push(row.id);
+  }
+  [accountId, otherAccountId] = ids;
+  for (const c of CONTACTS) await insert(accountId, c);
+  await t.ctx.db.execute(sql`update contacts set tags = array_remove(tags, '')`);
+  // Same person in another account: never counted for the first one.
+  await insert(otherAccountId, CONTACTS[0]);
+});
+afterAll(() => t.close());
+
+async function kommoIds(filter: ContactFilterInput): Promise<number[]> {
+  const rows = await listContacts(t.ctx.db, { userId, accountId, filter, limit: 100, offset: 0 });
+  const count = await countContacts(t.ctx.db, { userId, accountId, filter });
+  expect(count).toBe(rows.length);
+  return rows.map((r) => r.kommo_id);
+}
+
+describe('contact filter engine', () => {
+  it('returns every contact of the account for an empty filter, in a stable order', async () => {
+    expect(await kommoIds({})).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('searches name, email, E.164 and raw phone, case-insensitively', async () => {
+    expect(await kommoIds({ searchQuery: 'pérez' })).toEqual([1]);
+    expect(await kommoIds({ searchQuery: 'EXAMPLE.COM' })).toEqual([1, 3]);
+    expect(await kommoIds({ searchQuery: '1234-5678' })).toEqual([1, 2]);
+    expect(await kommoIds({ searchQuery: '5491112345678' })).toEqual([1]);
+    expect(await kommoIds({ searchQuery: '11 1234 5678' })).toEqual([1]);
+  });
+
+  it('treats % and _ in the search as literal characters', async () => {
+    expect(await kommoIds({ searchQuery: '100%_' })).toEqual([4]);
+    expect(await kommoIds({ searchQuery: '%' })).toEqual([4]);
+  });
+
+  it('filters tags with AND and OR', async () => {
+    expect(await kommoIds({ tags: ['vip', 'cliente'], tagOperator: 'AND' })).toEqual([1]);
+    expect(await kommoIds({ tags: ['vip', 'cliente'], tagOperator: 'OR' })).toEqual([1, 2, 3]);
+    expect(await kommoIds({ tags: ['lead'] })).toEqual([5]);
+    expect(await kommoIds({ tags: ['nadie'] })).toEqual([]);
+  });
+
+  it('applies every custom field mode', async () => {
+    expect(await kommoIds({ customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Empresa'] } } })).toEqual([1, 3]);
+    expect(await kommoIds({ customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'córdoba' } } })).toEqual([1, 5]);
+    expect(await kommoIds({ customFieldFilters: { Origen: { mode: 'manual', manualValue: '"oficial"' } } })).toEqual([5]);
+    expect(await kommoIds({ customFieldFilters: { Ciudad: { mode: 'exists' } } })).toEqual([1, 2, 5]);
+    expect(await kommoIds({ customFieldFilters: { Ciudad: { mode: 'notExists' } } })).toEqual([3, 4]);
+    // Inactive filters narrow nothing (spec §5).
+    expect(await kommoIds({ customFieldFilters: { Ciudad: { mode: 'manual', manualValue: '   ' } } })).toEqual([1, 2, 3, 4, 5]);
+    expect(await kommoIds({ customFieldFilters: { Plan: { mode: 'specific', values: [] } } })).toEqual([1, 2, 3, 4, 5]);
+    expect(await kommoIds({ customFieldFilters: { Plan: { mode: 'none' } } })).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('combines search, tags and fields with AND', async () => {
+    expect(
+      await kommoIds({
+        searchQuery: 'a',
+        tags: ['cliente', 'lead'],
+        tagOperator: 'OR',
+        customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'Córdoba' }, Plan: { mode: 'notExists' } },
+      }),
+    ).toEqual([5]);
+  });
+
+  it('pages with limit and offset', async () => {
+    const page = await listContacts(t.ctx.db, { userId, accountId, filter: {}, limit: 2, offset: 2 });
+    expect(page.map((r) => r.kommo_id)).toEqual([3, 4]);
+    expect(page[0]).toMatchObject({ name: 'Carla Gómez', tags_array: ['vip'], custom_fields: { Plan: 'Empresa' } });
+  });
+
+  it("never returns another user's contacts", async () => {
+    expect(await countContacts(t.ctx.db, { userId: userId + 1000, accountId, filter: {} })).toBe(0);
+  });
+
+  it('binds every value and field name as a parameter', () => {
+    const evil = "x'; drop table contacts; --";
+    const query = new PgDialect().sqlToQuery(
+      contactFilterSql({
+        userId,
+        accountId,
+        filter: { searchQuery: evil, tags: [evil], customFieldFilters: { [evil]: { mode: 'exists' } } },
+      }),
+    );
+    expect(query.sql).not.toContain('drop table');
+    expect(query.params).toContain(evil);
+  });
+
+  it('refuses a malformed filter', () => {
+    expect(() =>
+      contactFilterSql({ userId, accountId, filter: { customFieldFilters: { Plan: { mode: 'parecido' } } } as never }),
+    ).toThrow();
+  });
+});

@@ -1,0 +1,87 @@
+// Kommo API v4 simulator: see simulators/README.md.
+import type { FastifyReply } from 'fastify';
+import { createApp, Hangs, listen } from '../shared/server';
+import type { ContactPatch } from './account';
+import { registerKommoControl } from './control';
+import type { KommoFault } from './faults';
+import { problem } from './replies';
+import { registerKommoRoutes } from './routes';
+import { KommoState, type AccountInput, type KommoConfig, type KommoStats } from './state';
+
+export type { ContactPatch, KommoFault, AccountInput, KommoConfig, KommoStats };
+
+export interface KommoSimOptions {
+  port?: number;
+  host?: string;
+  seed?: number;
+  accounts?: AccountInput[];
+  rps?: number;
+  blockAfter429s?: number;
+  blockSeconds?: number;
+  retryAfterSeconds?: number;
+  latencyMs?: number;
+}
+
+export interface KommoSim {
+  url: string;
+  /** `${url}/{subdomain}`: the value for KOMMO_BASE_URL. */
+  baseUrlTemplate: string;
+  addAccount(a: AccountInput): void;
+  updateContact(subdomain: string, kommoId: number, patch: ContactPatch): void;
+  deleteContact(subdomain: string, kommoId: number): void;
+  addContacts(subdomain: string, n: number): void;
+  injectFault(f: KommoFault): void;
+  configure(p: Partial<Pick<KommoConfig, 'rps' | 'latencyMs' | 'blockAfter429s' | 'blockSeconds' | 'retryAfterSeconds'>>): void;
+  stats(): KommoStats;
+  fields(subdomain: string): { phoneFieldId: number; emailFieldId: number; custom: Array<{ id: number; name: string; type: string }> };
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startKommoSim(opts: KommoSimOptions = {}): Promise<KommoSim> {
+  const state = new KommoState(
+    {
+      rps: opts.rps ?? 7,
+      blockAfter429s: opts.blockAfter429s ?? 3,
+      blockSeconds: opts.blockSeconds ?? 30,
+      retryAfterSeconds: opts.retryAfterSeconds ?? 1,
+      latencyMs: opts.latencyMs ?? 0,
+    },
+    opts.seed ?? 1,
+  );
+  for (const a of opts.accounts ?? []) state.addAccount(a);
+
+  const hangs = new Hangs();
+  const app = createApp();
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.url.startsWith('/__control')) state.recordStatus(reply.statusCode);
+  });
+  app.setNotFoundHandler((_req, reply) => problem(reply, 404, 'Not found'));
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply: FastifyReply) => {
+    // Control calls fail because of what the caller sent; an API error without a status is our bug.
+    if (req.url.startsWith('/__control')) return reply.code(err.statusCode ?? 400).send({ error: err.message });
+    return problem(reply, err.statusCode ?? 500, err.message);
+  });
+  registerKommoRoutes(app, state, hangs);
+  registerKommoControl(app, state);
+  app.addHook('onClose', async () => hangs.releaseAll());
+
+  const url = await listen(app, opts.port ?? 0, opts.host ?? '127.0.0.1');
+  return {
+    url,
+    baseUrlTemplate: `${url}/{subdomain}`,
+    addAccount: (a) => void state.addAccount(a),
+    updateContact: (s, id, patch) => state.updateContact(s, id, patch),
+    deleteContact: (s, id) => state.deleteContact(s, id),
+    addContacts: (s, n) => state.addContacts(s, n),
+    injectFault: (f) => state.injectFault(f),
+    configure: (p) => state.configure(p),
+    stats: () => state.stats(),
+    fields: (s) => state.fields(s),
+    reset: () => state.reset(),
+    close: async () => {
+      hangs.releaseAll();
+      await app.close();
+    },
+  };
+}

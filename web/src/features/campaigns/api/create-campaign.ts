@@ -1,0 +1,14 @@
+import type { Campaign, CreateCampaignInput } from '@masivo/contract/campaigns';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { campaignsKey } from './get-campaigns';
+
+export const createCampaign = (input: CreateCampaignInput) => api.post<Campaign>('/campaigns', input);
+
+export function useCreateCampaign() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: createCampaign,
+    onSuccess: () => qc.invalidateQueries({ queryKey: campaignsKey }),
+  });
+}

@@ -1,0 +1,28 @@
+import type { CampaignMessagesPage, RecipientStatus } from '@masivo/contract/campaigns';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { campaignKey, pollWhileSending } from './get-campaign';
+
+export interface CampaignMessagesQuery {
+  status?: RecipientStatus;
+  page: number;
+  limit: number;
+}
+
+export const getCampaignMessages = (id: number, q: CampaignMessagesQuery) =>
+  api.get<CampaignMessagesPage>(`/campaigns/${id}/messages`, { status: q.status, page: q.page, limit: q.limit });
+
+export const getCampaignMessagesQueryOptions = (id: number, q: CampaignMessagesQuery) =>
+  queryOptions({
+    queryKey: [...campaignKey(id), 'messages', q] as const,
+    queryFn: () => getCampaignMessages(id, q),
+    placeholderData: keepPreviousData,
+  });
+
+/** Recipients move through their states while the campaign sends, so they poll with it. */
+export function useCampaignMessages(id: number, q: CampaignMessagesQuery, campaignStatus: string | undefined) {
+  return useQuery({
+    ...getCampaignMessagesQueryOptions(id, q),
+    refetchInterval: pollWhileSending(campaignStatus ? { status: campaignStatus as never } : undefined),
+  });
+}
