@@ -39,11 +39,19 @@ export const createCampaignSchema = z.strictObject({
 });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
-/** PUT: editable while draft/scheduled/paused; audience fields only before the first start. */
-export const updateCampaignSchema = createCampaignSchema
-  .omit({ message_type: true })
-  .partial()
-  .strict();
+/**
+ * PUT: editable while draft/scheduled/paused; audience fields only before the first start.
+ * Built without the creation defaults: a field left out must stay as it is, not become ''.
+ */
+export const updateCampaignSchema = z.strictObject({
+  name: createCampaignSchema.shape.name.optional(),
+  description: text(2000).optional(),
+  kommo_account_id: createCampaignSchema.shape.kommo_account_id.optional(),
+  whatsapp_account_id: createCampaignSchema.shape.whatsapp_account_id.optional(),
+  template_id: createCampaignSchema.shape.template_id.optional(),
+  scheduled_at: createCampaignSchema.shape.scheduled_at,
+  filters: contactFilterSchema.optional(),
+});
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
 export const campaignSchema = z.object({

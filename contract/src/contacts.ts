@@ -28,20 +28,21 @@ export type Contact = z.infer<typeof contactSchema>;
  * JSON text in a query string (the spec sends `tags` and `customFieldFilters` this way).
  * Malformed JSON is a validation error with a Spanish message, never a 500.
  */
-function jsonText<T extends z.ZodType>(schema: T, label: string) {
+function jsonText<T extends z.ZodType>(schema: T) {
   return z
     .string()
-    .max(20_000, `${label}: demasiado largo`)
+    .max(20_000, 'demasiado largo')
     .transform((text, ctx) => {
       if (text.trim() === '') return undefined;
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        ctx.addIssue({ code: 'custom', message: `${label}: JSON inválido` });
+        ctx.addIssue({ code: 'custom', message: 'JSON inválido' });
         return z.NEVER;
       }
     })
-    .pipe(schema.optional());
+    .pipe(schema.optional())
+    .optional();
 }
 
 const limitSchema = z.coerce
@@ -54,9 +55,9 @@ const offsetSchema = z.coerce.number({ error: 'offset inválido' }).int('offset 
 /** The filter as query parameters: tags and customFieldFilters arrive as JSON text. */
 export const contactFilterQueryShape = {
   searchQuery: z.string().max(200, 'La búsqueda es demasiado larga').optional(),
-  tags: jsonText(z.array(z.string().max(200)).max(200), 'tags'),
+  tags: jsonText(z.array(z.string().max(200)).max(200)),
   tagOperator: tagOperatorSchema.optional(),
-  customFieldFilters: jsonText(z.record(z.string().max(200), customFieldFilterSchema), 'customFieldFilters'),
+  customFieldFilters: jsonText(z.record(z.string().max(200), customFieldFilterSchema)),
 };
 export const contactFilterQuerySchema = z.object(contactFilterQueryShape);
 

@@ -1,4 +1,6 @@
 import type { AppContext } from '../context';
+import { startCampaignEngine } from './campaigns/index';
+import { startKommoSyncRunner } from './kommo-sync/sync-runner';
 
 export interface BackgroundWork {
   stop(): Promise<void>;
@@ -10,7 +12,7 @@ type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
  * The jobs a worker process runs (ROLE=worker or all): the Kommo sync runner, the
  * campaign scheduler and sender, the webhook inbox. Each is started here, stopped in reverse.
  */
-const STARTERS: Starter[] = [];
+const STARTERS: Starter[] = [(ctx) => startKommoSyncRunner(ctx), (ctx) => startCampaignEngine(ctx)];
 
 export async function startBackgroundWork(ctx: AppContext): Promise<BackgroundWork> {
   const started: BackgroundWork[] = [];

@@ -12,9 +12,15 @@ export function toE164(raw: string | null | undefined, defaultCountry?: CountryC
   const cleaned = raw.trim();
   if (cleaned.replace(/\D/g, '').length < 6) return null;
   const withPlus = /^\+/.test(cleaned) || !defaultCountry ? ensurePlus(cleaned) : cleaned;
-  const parsed = parsePhoneNumberFromString(withPlus, defaultCountry);
+  const parsed = parsePhoneNumberFromString(dropMexicanMobileOne(withPlus), defaultCountry);
   if (!parsed || !parsed.isValid()) return null;
   return parsed.number;
+}
+
+/** Mexico retired the mobile "1" after +52 in 2019; numbers still typed with it mean the same line. */
+function dropMexicanMobileOne(v: string): string {
+  const digits = v.replace(/\D/g, '');
+  return v.startsWith('+') && digits.length === 13 && digits.startsWith('521') ? '+52' + digits.slice(3) : v;
 }
 
 function ensurePlus(v: string): string {

@@ -1,9 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import authRoutes from './auth/index';
+import blacklistRoutes from './blacklist/index';
+import campaignRoutes from './campaigns/index';
+import contactRoutes from './contacts/index';
 import healthRoutes from './health/index';
+import kommoAccountRoutes from './kommo-accounts/index';
+import templateRoutes from './templates/index';
+import variableRoutes from './variables/index';
+import webhookRoutes from './webhooks/index';
+import whatsappAccountRoutes from './whatsapp-accounts/index';
 
 /** Every API resource and its prefix, in one readable table. */
 export async function registerRoutes(app: FastifyInstance) {
   await app.register(healthRoutes, { prefix: '/api/health' });
   await app.register(authRoutes, { prefix: '/api/auth' });
+  await app.register(kommoAccountRoutes, { prefix: '/api/kommo' });
+  await app.register(contactRoutes, { prefix: '/api/contacts' });
+  await app.register(blacklistRoutes, { prefix: '/api/blacklist' });
+  await app.register(whatsappAccountRoutes, { prefix: '/api/whatsapp-accounts' });
+  await app.register(templateRoutes, { prefix: '/api/templates' });
+  await app.register(variableRoutes, { prefix: '/api/variables' });
+  await app.register(campaignRoutes, { prefix: '/api/campaigns' });
+  await app.register(webhookRoutes, { prefix: '/api/webhooks' });
 }

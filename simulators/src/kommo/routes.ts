@@ -1,7 +1,7 @@
 // Kommo API v4 routes, mounted under /:subdomain so one server hosts many accounts. Every request
 // passes the same gate as in Kommo: block (403) -> rate limit (429) -> injected fault -> token (401).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { firstString, sleep, type Hangs } from '../shared/server';
+import { endHang, firstString, sleep, type Hangs } from '../shared/server';
 import type { KommoAccount, ListQuery } from './account';
 import { contactJson } from './contact-json';
 import { fieldJson } from './fields';
@@ -73,9 +73,7 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
         case 'unauthorized':
           return unauthorized(reply);
         case 'timeout':
-          await hangs.wait(HANG_MS, (done) => reply.raw.once('close', done));
-          if (reply.raw.destroyed) return reply;
-          return problem(reply, 504, 'Gateway timeout');
+          return endHang(await hangs.wait(HANG_MS, (done) => reply.raw.once('close', done)), reply, () => problem(reply, 504, 'Gateway timeout'));
         case '5xx':
           return serverError(reply, fault.status ?? 500);
         case 'failPageOnce':

@@ -1,5 +1,5 @@
 // Common pieces of the two simulator servers.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 
 export function createApp(): FastifyInstance {
   return Fastify({
@@ -29,24 +29,34 @@ export function sleep(ms: number): Promise<void> {
  * server closes; close() releases every one so no timer keeps the process alive.
  */
 export class Hangs {
-  private pending = new Set<() => void>();
+  private pending = new Set<(why: HangEnd) => void>();
 
-  wait(ms: number, onClientGone: (cb: () => void) => void): Promise<void> {
+  wait(ms: number, onClientGone: (cb: () => void) => void): Promise<HangEnd> {
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (why: HangEnd) => {
         clearTimeout(timer);
         this.pending.delete(done);
-        resolve();
+        resolve(why);
       };
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => done('elapsed'), ms);
       this.pending.add(done);
-      onClientGone(done);
+      onClientGone(() => done('client_gone'));
     });
   }
 
   releaseAll(): void {
-    for (const done of [...this.pending]) done();
+    for (const done of [...this.pending]) done('closing');
   }
+}
+
+export type HangEnd = 'elapsed' | 'client_gone' | 'closing';
+
+/** Ends a held request: answers only if it was held for the full time, else drops the connection. */
+export function endHang(why: HangEnd, reply: FastifyReply, answer: () => FastifyReply): FastifyReply {
+  if (why === 'elapsed' && !reply.raw.destroyed) return answer();
+  reply.hijack();
+  reply.raw.destroy();
+  return reply;
 }
 
 /** Reads a query value that Fastify may give as a string or as an array of strings. */

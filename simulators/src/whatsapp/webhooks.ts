@@ -61,8 +61,8 @@ function statusJson(ev: StatusEvent) {
   return s;
 }
 
-export function envelope(number: NumberMeta, field: string, value: Record<string, unknown>, entryExtra: Record<string, unknown> = {}) {
-  return { object: 'whatsapp_business_account', entry: [{ id: number.wabaId, ...entryExtra, changes: [{ field, value }] }] };
+export function envelope(wabaId: string, field: string, value: Record<string, unknown>, entryExtra: Record<string, unknown> = {}) {
+  return { object: 'whatsapp_business_account', entry: [{ id: wabaId, ...entryExtra, changes: [{ field, value }] }] };
 }
 
 export function messagesValue(number: NumberMeta, rest: Record<string, unknown>) {
@@ -173,7 +173,7 @@ export class WebhookDispatcher {
         const batch = events.slice(i, i + max);
         if (this.cfg.reorderWebhooks) shuffle(batch);
         const number = batch[0].number;
-        const body = Buffer.from(JSON.stringify(envelope(number, 'messages', messagesValue(number, { statuses: batch.map(statusJson) }))));
+        const body = Buffer.from(JSON.stringify(envelope(number.wabaId, 'messages', messagesValue(number, { statuses: batch.map(statusJson) }))));
         this.enqueue(body, batch.length);
         if (this.cfg.duplicateWebhooks) this.enqueue(body, batch.length);
       }

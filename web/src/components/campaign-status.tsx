@@ -20,8 +20,21 @@ export function CampaignStatusBadge({ status }: { status: string }) {
   return <Badge tone={STATUS_TONES[s]}>{CAMPAIGN_STATUS_LABELS[s]}</Badge>;
 }
 
-/** Share of the audience already sent, 0–100, as the list, detail and dashboard show it. */
-export function sentPercent(c: { messages_sent: number; total_recipients: number }): number {
+type ProgressCounts = {
+  total_recipients: number;
+  messages_sent: number;
+  failed_count?: number;
+  skipped_count?: number;
+  unknown_count?: number;
+};
+
+/**
+ * How far a campaign has got, 0–100: recipients already settled (sent, failed, skipped or
+ * unknown) over the audience. Rounded down, so 100% means every recipient is settled even
+ * when some could not be sent (a skipped invalid phone still counts as done).
+ */
+export function campaignProgress(c: ProgressCounts): number {
   if (!c.total_recipients || c.total_recipients <= 0) return 0;
-  return Math.min(100, Math.round((c.messages_sent / c.total_recipients) * 100));
+  const settled = c.messages_sent + (c.failed_count ?? 0) + (c.skipped_count ?? 0) + (c.unknown_count ?? 0);
+  return Math.max(0, Math.min(100, Math.floor((settled / c.total_recipients) * 100)));
 }

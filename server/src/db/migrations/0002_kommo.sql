@@ -19,9 +19,13 @@ create table kommo_accounts (
   -- Highest Kommo updated_at fully synced: the start of the next incremental sync.
   sync_watermark bigint,
   sync_generation integer not null default 0,
+  -- When the last full sync (the one that also removes deleted contacts) finished.
+  sync_full_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
+-- The sync runner looks for accounts waiting to be (re)claimed.
+create index kommo_accounts_syncing_idx on kommo_accounts (sync_lease_expires_at) where sync_status = 'syncing';
 create unique index kommo_accounts_user_subdomain_key on kommo_accounts (user_id, subdomain);
 
 create table kommo_custom_fields (

@@ -1,2 +1,77 @@
-// Campaign tables (campaigns, recipients, sender leases, webhook inbox) live here.
-export {};
+import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
+import type { ContactFilter } from '@masivo/contract/contact-filter';
+import { kommoAccounts } from './kommo';
+import { users } from './users';
+import { templates, whatsappAccounts } from './whatsapp';
+
+/** Mirrors 0005_campaigns.sql; comments on the columns live there. */
+export const campaigns = pgTable('campaigns', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  status: text('status').$type<CampaignStatus>().notNull().default('draft'),
+  messageType: text('message_type').$type<'text' | 'template'>().notNull().default('template'),
+  messageContent: text('message_content'),
+  kommoAccountId: integer('kommo_account_id').references(() => kommoAccounts.id, { onDelete: 'set null' }),
+  whatsappAccountId: integer('whatsapp_account_id').references(() => whatsappAccounts.id, { onDelete: 'set null' }),
+  templateId: integer('template_id').references(() => templates.id, { onDelete: 'set null' }),
+  templateName: text('template_name'),
+  templateLanguage: text('template_language'),
+  filters: jsonb('filters').$type<ContactFilter>().notNull(),
+  totalRecipients: integer('total_recipients').notNull().default(0),
+  messagesSent: integer('messages_sent').notNull().default(0),
+  deliveredCount: integer('delivered_count').notNull().default(0),
+  readCount: integer('read_count').notNull().default(0),
+  failedCount: integer('failed_count').notNull().default(0),
+  skippedCount: integer('skipped_count').notNull().default(0),
+  unknownCount: integer('unknown_count').notNull().default(0),
+  pendingCount: integer('pending_count').notNull().default(0),
+  pauseReason: text('pause_reason'),
+  scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
+  startedAt: timestamp('started_at', { withTimezone: true }),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  audienceFrozenAt: timestamp('audience_frozen_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const campaignRecipients = pgTable('campaign_recipients', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  campaignId: integer('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  contactId: bigint('contact_id', { mode: 'number' }),
+  phone: text('phone'),
+  phoneKey: text('phone_key'),
+  status: text('status').$type<RecipientStatus>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }),
+  claimOwner: text('claim_owner'),
+  wamid: text('wamid'),
+  errorCode: integer('error_code'),
+  errorMessage: text('error_message'),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  readAt: timestamp('read_at', { withTimezone: true }),
+  failedAt: timestamp('failed_at', { withTimezone: true }),
+});
+
+export const senderLeases = pgTable('sender_leases', {
+  whatsappAccountId: integer('whatsapp_account_id')
+    .primaryKey()
+    .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+  owner: text('owner').notNull(),
+  acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull().defaultNow(),
+  renewedAt: timestamp('renewed_at', { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+export const webhookEvents = pgTable('webhook_events', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  payload: jsonb('payload').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  processAfter: timestamp('process_after', { withTimezone: true }).notNull().defaultNow(),
+  lastError: text('last_error'),
+});

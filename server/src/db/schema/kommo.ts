@@ -18,6 +18,7 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   syncState: jsonb('sync_state'),
   syncWatermark: bigint('sync_watermark', { mode: 'number' }),
   syncGeneration: integer('sync_generation').notNull().default(0),
+  syncFullAt: timestamp('sync_full_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

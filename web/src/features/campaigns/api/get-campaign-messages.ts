@@ -1,7 +1,7 @@
-import type { CampaignMessagesPage, RecipientStatus } from '@masivo/contract/campaigns';
+import type { Campaign, CampaignMessagesPage, RecipientStatus } from '@masivo/contract/campaigns';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { campaignKey, pollWhileSending } from './get-campaign';
+import { campaignKey, campaignPollInterval } from './get-campaign';
 
 export interface CampaignMessagesQuery {
   status?: RecipientStatus;
@@ -20,9 +20,6 @@ export const getCampaignMessagesQueryOptions = (id: number, q: CampaignMessagesQ
   });
 
 /** Recipients move through their states while the campaign sends, so they poll with it. */
-export function useCampaignMessages(id: number, q: CampaignMessagesQuery, campaignStatus: string | undefined) {
-  return useQuery({
-    ...getCampaignMessagesQueryOptions(id, q),
-    refetchInterval: pollWhileSending(campaignStatus ? { status: campaignStatus as never } : undefined),
-  });
+export function useCampaignMessages(id: number, q: CampaignMessagesQuery, campaign: Pick<Campaign, 'status' | 'completed_at'>) {
+  return useQuery({ ...getCampaignMessagesQueryOptions(id, q), refetchInterval: () => campaignPollInterval(campaign) });
 }

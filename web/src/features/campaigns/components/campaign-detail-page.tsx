@@ -1,6 +1,186 @@
+import { CAN_DELETE, CAN_PAUSE, CAN_START, type Campaign } from '@masivo/contract/campaigns';
+import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '../../../components/campaign-status';
+import { Button } from '../../../components/ui/button';
+import { Card, StatCard } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { Spinner } from '../../../components/ui/spinner';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { useDeleteCampaign } from '../api/delete-campaign';
+import { useCampaign } from '../api/get-campaign';
+import { usePauseCampaign } from '../api/pause-campaign';
+import { useRetryFailed } from '../api/retry-failed';
+import { useStartCampaign } from '../api/start-campaign';
+import { CampaignProgress } from './campaign-progress';
+import { CampaignRecipients } from './campaign-recipients';
 
-// Placeholder until this screen's issue lands.
+/** The server retries from these statuses (a draft or scheduled campaign has sent nothing yet). */
+const RETRYABLE_FROM: readonly string[] = ['sending', 'paused', 'completed'];
+
+export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
+
 export function CampaignDetailPage() {
-  return <PageHeader title="Campaña" description="Pantalla en construcción" />;
+  const id = Number(useParams().id);
+  const campaign = useCampaign(id);
+
+  if (!Number.isInteger(id) || id <= 0) return <CampaignNotFound />;
+  if (campaign.isError) {
+    // A foreign or deleted id is a 404 (an unparsable one a 400): both mean "not found".
+    const missing = campaign.error instanceof ApiError && (campaign.error.status === 404 || campaign.error.status === 400);
+    return missing ? <CampaignNotFound /> : <Card><EmptyState title={errorMessage(campaign.error, 'Error al cargar la campaña')} /></Card>;
+  }
+  if (campaign.isPending) return <Spinner className="py-24" />;
+  return <CampaignDetail campaign={campaign.data} />;
+}
+
+function CampaignNotFound() {
+  return (
+    <Card>
+      <EmptyState
+        title="Campaña no encontrada"
+        action={
+          <Link to="/campaigns" className="text-sm font-medium text-blue-600 hover:text-blue-800">
+            Volver a campañas
+          </Link>
+        }
+      />
+    </Card>
+  );
+}
+
+function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
+  const status = campaignStatusOf(c.status);
+  const percent = campaignProgress(c);
+  const retryable = c.failed_count + c.unknown_count;
+  return (
+    <div className="space-y-6">
+      <Link to="/campaigns" className="inline-flex items-center gap-1 text-sm text-gray-500 hover:text-gray-700">
+        <ArrowLeft className="h-4 w-4" />
+        Campañas
+      </Link>
+      <PageHeader title={c.name} description={c.description || undefined} actions={<CampaignActions campaign={c} retryable={retryable} />} />
+
+      {c.pause_reason && status !== 'sending' && (
+        <div role="alert" className="rounded-md border border-yellow-300 bg-yellow-50 px-4 py-3 text-sm text-yellow-800">
+          <span className="font-medium">Motivo de la pausa:</span> {c.pause_reason}
+        </div>
+      )}
+
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard title="Estado" value={<CampaignStatusBadge status={c.status} />} icon={<Activity className="h-6 w-6" />} tone="gray" />
+        <StatCard title="Total Destinatarios" value={formatNumber(c.total_recipients)} icon={<Users className="h-6 w-6" />} />
+        <StatCard title="Mensajes Enviados" value={formatNumber(c.messages_sent)} icon={<Send className="h-6 w-6" />} tone="green" />
+        <StatCard title="Progreso" value={`${percent}%`} icon={<Percent className="h-6 w-6" />} tone="purple" />
+      </div>
+
+      <Card className="p-6">
+        <h2 className="mb-4 text-lg font-semibold text-gray-900">Progreso de la Campaña</h2>
+        <CampaignProgress status={c.status} percent={percent} sent={c.messages_sent} total={c.total_recipients} />
+        <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-5">
+          <Count label="Entregados" value={c.delivered_count} icon={<CheckCheck className="h-4 w-4 text-green-600" />} />
+          <Count label="Leídos" value={c.read_count} icon={<Eye className="h-4 w-4 text-purple-600" />} />
+          <Count label="Fallidos" value={c.failed_count} icon={<XCircle className="h-4 w-4 text-red-600" />} />
+          <Count label="Omitidos" value={c.skipped_count} icon={<SkipForward className="h-4 w-4 text-yellow-600" />} />
+          <Count label="Desconocidos" value={c.unknown_count} icon={<HelpCircle className="h-4 w-4 text-gray-500" />} />
+        </dl>
+      </Card>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card className="p-6">
+          <h2 className="mb-4 text-lg font-semibold text-gray-900">Detalles</h2>
+          <dl className="space-y-3 text-sm">
+            <Detail label="Tipo de mensaje">{c.message_type === 'text' ? 'Texto' : 'Plantilla'}</Detail>
+            <Detail label="Fecha de creación">{formatDateTime(c.created_at)}</Detail>
+            {c.scheduled_at && <Detail label="Fecha programada">{formatDateTime(c.scheduled_at)}</Detail>}
+            {c.started_at && <Detail label="Fecha de inicio">{formatDateTime(c.started_at)}</Detail>}
+            {c.completed_at && <Detail label="Fecha de finalización">{formatDateTime(c.completed_at)}</Detail>}
+          </dl>
+        </Card>
+        <Card className="p-6">
+          <h2 className="mb-4 text-lg font-semibold text-gray-900">Contenido del Mensaje</h2>
+          {c.message_type === 'text' ? (
+            <p className="text-sm whitespace-pre-wrap text-gray-700">{c.message_content}</p>
+          ) : (
+            <dl className="space-y-3 text-sm">
+              <Detail label="Plantilla">{c.template_name ?? '-'}</Detail>
+              <Detail label="Idioma">{c.template_language ?? '-'}</Detail>
+            </dl>
+          )}
+        </Card>
+      </div>
+
+      <CampaignRecipients campaign={c} />
+    </div>
+  );
+}
+
+function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retryable: number }) {
+  const navigate = useNavigate();
+  const start = useStartCampaign();
+  const pause = usePauseCampaign();
+  const retry = useRetryFailed();
+  const remove = useDeleteCampaign();
+  const status = campaignStatusOf(c.status);
+  const busy = start.isPending || pause.isPending || retry.isPending || remove.isPending;
+
+  const onDelete = () => {
+    if (!window.confirm(DELETE_CONFIRMATION)) return;
+    remove.mutate(c.id, { onSuccess: () => navigate('/campaigns') });
+  };
+
+  return (
+    <>
+      {CAN_START.includes(status) && (
+        <Button variant="success" disabled={busy} onClick={() => start.mutate(c.id)}>
+          <Play className="h-4 w-4" />
+          Iniciar
+        </Button>
+      )}
+      {CAN_PAUSE.includes(status) && (
+        <Button variant="warning" disabled={busy} onClick={() => pause.mutate(c.id)}>
+          <Pause className="h-4 w-4" />
+          Pausar
+        </Button>
+      )}
+      {retryable > 0 && RETRYABLE_FROM.includes(status) && (
+        <Button variant="secondary" disabled={busy} onClick={() => retry.mutate(c.id)}>
+          <RotateCcw className="h-4 w-4" />
+          Reintentar fallidos
+        </Button>
+      )}
+      {CAN_DELETE.includes(status) && (
+        <Button variant="danger" disabled={busy} onClick={onDelete}>
+          <Trash2 className="h-4 w-4" />
+          Eliminar
+        </Button>
+      )}
+    </>
+  );
+}
+
+function Count({ label, value, icon }: { label: string; value: number; icon: ReactNode }) {
+  return (
+    <div className="rounded-md bg-gray-50 px-3 py-2">
+      <dt className="flex items-center gap-1.5 text-xs text-gray-500">
+        {icon}
+        {label}
+      </dt>
+      <dd className="text-lg font-semibold text-gray-900" data-testid={`count-${label}`}>
+        {formatNumber(value)}
+      </dd>
+    </div>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-gray-500">{label}</dt>
+      <dd className="text-right font-medium text-gray-900">{children}</dd>
+    </div>
+  );
 }

@@ -1,6 +1,123 @@
+import type { Campaign } from '@masivo/contract/campaigns';
+import { CAN_PAUSE } from '@masivo/contract/campaigns';
+import { Pause, Play, Plus, Send } from 'lucide-react';
+import { Link } from 'react-router';
+import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '../../../components/campaign-status';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDate, formatNumber } from '../../../lib/format';
+import { useCampaigns } from '../api/get-campaigns';
+import { usePauseCampaign } from '../api/pause-campaign';
+import { useStartCampaign } from '../api/start-campaign';
 
-// Placeholder until this screen's issue lands.
 export function CampaignsPage() {
-  return <PageHeader title="Campañas" description="Pantalla en construcción" />;
+  const campaigns = useCampaigns();
+  return (
+    <div>
+      <PageHeader
+        title="Campañas"
+        actions={
+          <Link to="/campaigns/new" className="inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700">
+            <Plus className="h-4 w-4" />
+            Nueva Campaña
+          </Link>
+        }
+      />
+      <Card className="overflow-hidden">
+        {campaigns.isPending ? (
+          <Spinner className="py-12" />
+        ) : campaigns.isError ? (
+          <EmptyState title={campaigns.error.message || 'Error al cargar las campañas'} />
+        ) : campaigns.data.length === 0 ? (
+          <EmptyState icon={<Send className="h-12 w-12" />} title="No tienes campañas creadas" />
+        ) : (
+          <CampaignsTable campaigns={campaigns.data} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-gray-200">
+        <thead className="bg-gray-50">
+          <tr>
+            {['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones'].map((h) => (
+              <th key={h} scope="col" className="px-6 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-200 bg-white">
+          {campaigns.map((c) => (
+            <CampaignRow key={c.id} campaign={c} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CampaignRow({ campaign: c }: { campaign: Campaign }) {
+  const start = useStartCampaign();
+  const pause = usePauseCampaign();
+  const status = campaignStatusOf(c.status);
+  const busy = start.isPending || pause.isPending;
+  return (
+    <tr data-testid={`campaign-row-${c.id}`}>
+      <td className="px-6 py-4 text-sm font-medium whitespace-nowrap text-gray-900">{c.name}</td>
+      <td className="max-w-xs truncate px-6 py-4 text-sm text-gray-500" title={c.description}>
+        {c.description || '-'}
+      </td>
+      <td className="px-6 py-4 whitespace-nowrap">
+        <CampaignStatusBadge status={c.status} />
+      </td>
+      <td className="px-6 py-4 whitespace-nowrap">
+        <div className="flex w-40 flex-col gap-1">
+          <span className="text-xs text-gray-600">
+            {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
+          </span>
+          <ProgressBar value={campaignProgress(c)} />
+        </div>
+      </td>
+      <td className="px-6 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>
+      <td className="px-6 py-4 text-sm whitespace-nowrap">
+        <div className="flex items-center gap-3">
+          <Link to={`/campaigns/${c.id}`} className="font-medium text-blue-600 hover:text-blue-800">
+            Ver
+          </Link>
+          {status === 'draft' && (
+            <button
+              type="button"
+              aria-label={`Iniciar campaña ${c.name}`}
+              title="Iniciar"
+              disabled={busy}
+              onClick={() => start.mutate(c.id)}
+              className="rounded p-1 text-green-600 hover:bg-green-50 hover:text-green-800 disabled:opacity-50"
+            >
+              <Play className="h-4 w-4" />
+            </button>
+          )}
+          {CAN_PAUSE.includes(status) && (
+            <button
+              type="button"
+              aria-label={`Pausar campaña ${c.name}`}
+              title="Pausar"
+              disabled={busy}
+              onClick={() => pause.mutate(c.id)}
+              className="rounded p-1 text-yellow-600 hover:bg-yellow-50 hover:text-yellow-800 disabled:opacity-50"
+            >
+              <Pause className="h-4 w-4" />
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
 }

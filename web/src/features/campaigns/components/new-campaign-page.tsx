@@ -1,6 +1,147 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ContactFilter } from '@masivo/contract/contact-filter';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input, Select, Textarea } from '../../../components/ui/field';
 import { PageHeader } from '../../../components/ui/page-header';
+import { errorMessage } from '../../../lib/api-client';
+import { useCreateCampaign } from '../api/create-campaign';
+import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { useWhatsAppAccounts } from '../api/get-whatsapp-accounts';
+import { campaignFormSchema, EMPTY_FILTER, toCreatePayload, type CampaignFormInput, type CampaignFormValues } from './campaign-form';
+import { CampaignFilters } from './campaign-filters';
+import { RecipientsBox } from './recipients-box';
+import { nowAsLocalInput } from './schedule';
+import { TemplateSection } from './template-section';
 
-// Placeholder until this screen's issue lands.
+const idOf = (v: unknown) => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+
 export function NewCampaignPage() {
-  return <PageHeader title="Nueva Campaña" description="Pantalla en construcción" />;
+  const navigate = useNavigate();
+  const kommoAccounts = useKommoAccounts();
+  const whatsappAccounts = useWhatsAppAccounts();
+  const create = useCreateCampaign();
+  const [filter, setFilter] = useState<ContactFilter>(EMPTY_FILTER);
+  const { register, handleSubmit, watch, setValue, formState } = useForm<CampaignFormInput, unknown, CampaignFormValues>({
+    resolver: zodResolver(campaignFormSchema),
+    defaultValues: { name: '', description: '', kommo_account_id: '', whatsapp_account_id: '', template_id: '', scheduled_local: '' },
+  });
+  const errors = formState.errors;
+  const kommoAccountId = idOf(watch('kommo_account_id'));
+  const whatsappAccountId = idOf(watch('whatsapp_account_id'));
+  const templateId = idOf(watch('template_id'));
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const campaign = await create.mutateAsync(toCreatePayload(values, filter));
+      toast.success('Campaña creada exitosamente');
+      navigate(`/campaigns/${campaign.id}`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error al crear la campaña'));
+    }
+  });
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <PageHeader title="Nueva Campaña" />
+      <form className="space-y-6" onSubmit={onSubmit} noValidate>
+        <Section title="Información Básica">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
+            <div className="md:col-span-2">
+              <Input label="Nombre de la Campaña *" id="name" error={errors.name?.message} {...register('name')} />
+            </div>
+            <div className="md:col-span-2">
+              <Textarea label="Descripción" id="description" rows={3} error={errors.description?.message} {...register('description')} />
+            </div>
+            <Select
+              label="Cuenta Kommo *"
+              id="kommo_account_id"
+              error={errors.kommo_account_id?.message}
+              {...register('kommo_account_id', { onChange: () => setFilter(EMPTY_FILTER) })}
+            >
+              <option value="">Selecciona una cuenta Kommo</option>
+              {kommoAccounts.data?.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.subdomain}
+                </option>
+              ))}
+            </Select>
+            <Select
+              label="Cuenta WhatsApp *"
+              id="whatsapp_account_id"
+              error={errors.whatsapp_account_id?.message}
+              // Spec: changing the WhatsApp account clears the chosen template.
+              {...register('whatsapp_account_id', { onChange: () => setValue('template_id', '') })}
+            >
+              <option value="">Selecciona una cuenta WhatsApp</option>
+              {whatsappAccounts.data?.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} ({a.display_phone_number || a.phone_number}){a.is_active ? '' : ' · inactiva'}
+                </option>
+              ))}
+            </Select>
+          </div>
+        </Section>
+
+        {whatsappAccountId && (
+          <Section title="Template">
+            <TemplateSection
+              key={whatsappAccountId}
+              whatsappAccountId={whatsappAccountId}
+              templateId={templateId ?? 0}
+              field={register('template_id')}
+              error={errors.template_id?.message}
+            />
+          </Section>
+        )}
+
+        {kommoAccountId && (
+          <Section title="Filtros de Contactos">
+            <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />
+          </Section>
+        )}
+
+        <Section title="Programación">
+          <Input
+            label="Fecha y hora de envío (opcional)"
+            id="scheduled_local"
+            type="datetime-local"
+            min={nowAsLocalInput()}
+            hint="Déjalo vacío para guardar la campaña como borrador."
+            error={errors.scheduled_local?.message}
+            className="max-w-xs"
+            {...register('scheduled_local')}
+          />
+        </Section>
+
+        <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
+
+        <div className="flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => navigate('/campaigns')}>
+            Cancelar
+          </Button>
+          <Button type="submit" disabled={create.isPending || formState.isSubmitting || !templateId}>
+            {create.isPending || formState.isSubmitting ? 'Creando...' : 'Crear Campaña'}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card className="p-6">
+      <h2 className="mb-4 text-lg font-semibold text-gray-900">{title}</h2>
+      {children}
+    </Card>
+  );
 }

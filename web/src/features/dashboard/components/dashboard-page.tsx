@@ -1,6 +1,83 @@
+import type { Campaign } from '@masivo/contract/campaigns';
+import { CheckCircle, Clock, Send, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import { CampaignStatusBadge, campaignProgress } from '../../../components/campaign-status';
+import { Card, StatCard } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
 import { PageHeader } from '../../../components/ui/page-header';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDate, formatNumber } from '../../../lib/format';
+import { useCampaigns } from '../api/get-campaigns';
+import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { dashboardStats, recentCampaigns } from './dashboard-stats';
 
-// Placeholder until this screen's issue lands.
 export function DashboardPage() {
-  return <PageHeader title="Dashboard" description="Pantalla en construcción" />;
+  const campaigns = useCampaigns();
+  const accounts = useKommoAccounts();
+  const stats = dashboardStats(campaigns.data ?? [], accounts.data ?? []);
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Dashboard" />
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard title="Total Contactos" value={formatNumber(stats.totalContacts)} icon={<Users className="h-6 w-6" />} />
+        <StatCard title="Campañas Activas" value={formatNumber(stats.activeCampaigns)} icon={<Send className="h-6 w-6" />} tone="green" />
+        <StatCard title="Campañas Completadas" value={formatNumber(stats.completedCampaigns)} icon={<CheckCircle className="h-6 w-6" />} tone="purple" />
+        <StatCard title="Mensajes Pendientes" value={formatNumber(stats.pendingMessages)} icon={<Clock className="h-6 w-6" />} tone="yellow" />
+      </div>
+      <Card className="overflow-hidden">
+        <div className="border-b border-gray-200 px-6 py-4">
+          <h2 className="text-lg font-semibold text-gray-900">Campañas Recientes</h2>
+        </div>
+        {campaigns.isPending ? (
+          <Spinner className="py-10" />
+        ) : !campaigns.data?.length ? (
+          <EmptyState title="No hay campañas creadas aún" />
+        ) : (
+          <RecentCampaignsTable campaigns={recentCampaigns(campaigns.data)} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-gray-200">
+        <thead className="bg-gray-50">
+          <tr>
+            {['Nombre', 'Estado', 'Progreso', 'Fecha'].map((h) => (
+              <th key={h} scope="col" className="px-6 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-200 bg-white">
+          {campaigns.map((c) => (
+            <tr key={c.id}>
+              <td className="px-6 py-4 text-sm font-medium whitespace-nowrap">
+                <Link to={`/campaigns/${c.id}`} className="text-gray-900 hover:text-blue-700">
+                  {c.name}
+                </Link>
+              </td>
+              <td className="px-6 py-4 whitespace-nowrap">
+                <CampaignStatusBadge status={c.status} />
+              </td>
+              <td className="px-6 py-4 whitespace-nowrap">
+                <div className="flex w-48 items-center gap-3">
+                  <ProgressBar value={campaignProgress(c)} />
+                  <span className="text-xs whitespace-nowrap text-gray-600">
+                    {formatNumber(c.messages_sent)}/{formatNumber(c.total_recipients)}
+                  </span>
+                </div>
+              </td>
+              <td className="px-6 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }

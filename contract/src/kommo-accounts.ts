@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/** DECISIONS §4: a subdomain goes into a URL only when it is a plain Kommo subdomain. */
+export const SUBDOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export const SYNC_STATUSES = ['idle', 'syncing', 'synced', 'error'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+/** Spec §4: the badge text of each sync status. */
+export const SYNC_STATUS_LABELS: Record<SyncStatus, string> = {
+  idle: 'Inactivo',
+  syncing: 'Sincronizando',
+  synced: 'Sincronizado',
+  error: 'Error',
+};
+
+export const subdomainSchema = z
+  .string({ error: 'El subdominio es requerido' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'El subdominio es requerido')
+  .regex(SUBDOMAIN_PATTERN, 'Subdominio inválido: usa solo el nombre de tu cuenta Kommo (por ejemplo, miempresa)');
+
+export const accessTokenSchema = z
+  .string({ error: 'El token de acceso es requerido' })
+  .trim()
+  .min(1, 'El token de acceso es requerido')
+  .max(4000, 'El token de acceso es demasiado largo');
+
+export const phoneFieldIdSchema = z.coerce
+  .number({ error: 'El campo de teléfono es requerido' })
+  .int('El campo de teléfono debe ser un número entero')
+  .positive('El campo de teléfono es requerido')
+  .max(Number.MAX_SAFE_INTEGER, 'El campo de teléfono es inválido');
+
+export const createKommoAccountSchema = z.strictObject({
+  subdomain: subdomainSchema,
+  access_token: accessTokenSchema,
+  phone_field_id: phoneFieldIdSchema,
+});
+export type CreateKommoAccountInput = z.input<typeof createKommoAccountSchema>;
+
+/** A blank access_token keeps the stored one. */
+export const updateKommoAccountSchema = z.strictObject({
+  subdomain: subdomainSchema.optional(),
+  access_token: z.string().trim().max(4000, 'El token de acceso es demasiado largo').optional(),
+  phone_field_id: phoneFieldIdSchema.optional(),
+});
+export type UpdateKommoAccountInput = z.input<typeof updateKommoAccountSchema>;
+
+export const kommoCustomFieldsRequestSchema = z.strictObject({
+  subdomain: subdomainSchema,
+  access_token: accessTokenSchema,
+});
+
+export const kommoFieldSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  type: z.string(),
+  code: z.string().nullable(),
+});
+export type KommoField = z.infer<typeof kommoFieldSchema>;
+
+export const syncContactsRequestSchema = z.strictObject({
+  account_id: z.coerce.number().int().positive().max(2_147_483_647),
+  /** Force a full sync (which also removes contacts deleted in Kommo). */
+  full: z.boolean().optional(),
+});
+
+/** The access token never leaves the server. */
+export const kommoAccountSchema = z.object({
+  id: z.number(),
+  subdomain: z.string(),
+  phone_field_id: z.number(),
+  country: z.string().nullable(),
+  sync_status: z.enum(SYNC_STATUSES),
+  sync_total_contacts: z.number(),
+  sync_progress_contacts: z.number(),
+  last_sync_at: z.string().nullable(),
+  sync_error_message: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type KommoAccount = z.infer<typeof kommoAccountSchema>;
+
+export const syncStatusSchema = kommoAccountSchema.pick({
+  id: true,
+  sync_status: true,
+  sync_total_contacts: true,
+  sync_progress_contacts: true,
+  last_sync_at: true,
+  sync_error_message: true,
+});
+export type SyncStatusInfo = z.infer<typeof syncStatusSchema>;
+
+export const syncStartedSchema = z.object({ success: z.literal(true), message: z.string(), account: syncStatusSchema });

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/** Meta's default throughput per number is 80 msg/s; upgraded numbers reach 1,000. */
+export const DEFAULT_RATE_PER_SECOND = 80;
+export const MAX_RATE_PER_SECOND = 1000;
+
+/** International format: a plus sign, the country code and the number (spaces and dashes allowed). */
+export const INTERNATIONAL_PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
+export const PHONE_FORMAT_MESSAGE = 'El número debe estar en formato internacional (ej: +1234567890)';
+
+/** Quality ratings the card colours; anything else is shown as UNKNOWN. */
+export const QUALITY_RATINGS = ['GREEN', 'YELLOW', 'RED'] as const;
+export const displayQuality = (rating: string | null | undefined) =>
+  rating && (QUALITY_RATINGS as readonly string[]).includes(rating.toUpperCase()) ? rating.toUpperCase() : 'UNKNOWN';
+
+export const normalizeInternationalPhone = (raw: string) => raw.trim().replace(/[\s\-().]/g, '');
+
+const required = (message: string, max = 200) => z.string({ error: message }).trim().min(1, message).max(max);
+
+const phoneNumber = z
+  .string({ error: 'El número de teléfono es requerido' })
+  .trim()
+  .min(1, 'El número de teléfono es requerido')
+  .transform(normalizeInternationalPhone)
+  .refine((v) => INTERNATIONAL_PHONE_PATTERN.test(v), PHONE_FORMAT_MESSAGE);
+
+/** Meta ids are digits; checking here keeps a typo from becoming a confusing Graph error. */
+const metaId = (message: string, invalid: string) => required(message, 40).regex(/^\d+$/, invalid);
+
+const ratePerSecond = z.coerce
+  .number({ error: 'La velocidad de envío debe ser un número' })
+  .int('La velocidad de envío debe ser un número entero')
+  .min(1, 'La velocidad de envío mínima es 1 mensaje por segundo')
+  .max(MAX_RATE_PER_SECOND, `La velocidad de envío máxima es ${MAX_RATE_PER_SECOND} mensajes por segundo`);
+
+/** Optional text: blank means "not given". */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : undefined));
+
+const kommoAccountId = z
+  .union([z.coerce.number().int().positive().max(2_147_483_647), z.literal(''), z.null()])
+  .optional()
+  .transform((v) => (v === '' ? null : v));
+
+const fields = {
+  name: required('El nombre es requerido', 100),
+  phone_number: phoneNumber,
+  phone_number_id: metaId('El ID del número de teléfono es requerido', 'El ID del número de teléfono solo admite dígitos'),
+  access_token: required('El token de acceso es requerido', 4096),
+  business_account_id: metaId('El ID de la cuenta de negocio es requerido', 'El ID de la cuenta de negocio solo admite dígitos'),
+  kommo_account_id: kommoAccountId,
+  webhook_verify_token: optionalText(200),
+  notes: optionalText(2000),
+  rate_per_second: ratePerSecond.optional(),
+  is_active: z.boolean().optional(),
+};
+
+export const createWhatsAppAccountSchema = z.strictObject(fields);
+export type CreateWhatsAppAccountInput = z.input<typeof createWhatsAppAccountSchema>;
+
+/** Edit: name stays required; a blank token keeps the current one; other blanks are omitted. */
+export const updateWhatsAppAccountSchema = z.strictObject({
+  ...fields,
+  phone_number: phoneNumber.optional(),
+  phone_number_id: fields.phone_number_id.optional(),
+  business_account_id: fields.business_account_id.optional(),
+  access_token: optionalText(4096),
+});
+export type UpdateWhatsAppAccountInput = z.input<typeof updateWhatsAppAccountSchema>;
+
+export const whatsappAccountSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  phone_number: z.string(),
+  display_phone_number: z.string().nullable(),
+  phone_number_id: z.string(),
+  business_account_id: z.string(),
+  kommo_account_id: z.number().nullable(),
+  webhook_verify_token: z.string().nullable(),
+  /** Where the operator points Meta's webhook: `${PUBLIC_URL}/api/webhooks/whatsapp`. */
+  webhook_url: z.string(),
+  notes: z.string().nullable(),
+  is_active: z.boolean(),
+  is_verified: z.boolean(),
+  quality_rating: z.string().nullable(),
+  verified_name: z.string().nullable(),
+  code_verification_status: z.string().nullable(),
+  throughput_level: z.string().nullable(),
+  messaging_limit: z.string().nullable(),
+  rate_per_second: z.number(),
+  daily_message_count: z.number(),
+  last_message_sent_at: z.string().nullable(),
+  last_checked_at: z.string().nullable(),
+  /** The token itself is never returned. */
+  has_access_token: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WhatsAppAccount = z.infer<typeof whatsappAccountSchema>;
+
+export const whatsappAccountStatsSchema = z.object({
+  total_accounts: z.number(),
+  active_accounts: z.number(),
+  verified_accounts: z.number(),
+  daily_messages_sent: z.number(),
+  monthly_messages_sent: z.number(),
+});
+export type WhatsAppAccountStats = z.infer<typeof whatsappAccountStatsSchema>;
+
+export const testWhatsAppAccountResponseSchema = z.object({
+  success: z.boolean(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+  account: whatsappAccountSchema.optional(),
+});
+export type TestWhatsAppAccountResponse = z.infer<typeof testWhatsAppAccountResponseSchema>;

@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../services/campaigns/sql';
+import type { ContactLike } from '../../services/variables/render';
+
+export interface ClaimedRecipient {
+  id: number;
+  campaignId: number;
+  phone: string;
+  phoneKey: string;
+  /** Requests made for this recipient, the one about to happen included. */
+  attempts: number;
+  contact: ContactLike;
+}
+
+interface RawClaim {
+  id: number | string;
+  phone: string;
+  phone_key: string;
+  attempts: number;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  custom_fields: Record<string, string> | string | null;
+}
+
+/**
+ * Commits the intent to send BEFORE any request: the next due pending rows of one campaign
+ * become `sending`, owned by this process, attempts + 1. Only while the campaign is still
+ * sending (a pause committed before this statement is honoured). SKIP LOCKED lets a webhook
+ * or another worker hold a row without stalling the claim. The contact's current fields come
+ * back for rendering; a contact deleted since the freeze renders with the mapping defaults.
+ */
+export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number): Promise<ClaimedRecipient[]> {
+  const rows = await rowsOf<RawClaim>(
+    db,
+    sql`with picked as (
+          select r.id from campaign_recipients r
+          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now()
+          order by r.next_attempt_at, r.id
+          limit ${limit}
+          for update skip locked
+        ),
+        claimed as (
+          update campaign_recipients r
+          set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}
+          from picked p
+          where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
+          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts
+        )
+        select cl.id, cl.phone, cl.phone_key, cl.attempts, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        from claimed cl left join contacts c on c.id = cl.contact_id
+        order by cl.id`,
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    campaignId,
+    phone: r.phone,
+    phoneKey: r.phone_key,
+    attempts: Number(r.attempts),
+    contact: {
+      name: r.name ?? '',
+      first_name: r.first_name ?? '',
+      last_name: r.last_name ?? '',
+      phone: r.phone,
+      email: r.email,
+      custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
+    },
+  }));
+}
+
+/** When the earliest pending row of the campaign is due (null: none left). */
+export async function nextDueAt(db: Db, campaignId: number): Promise<number | null> {
+  const [row] = await rowsOf<{ wait_ms: number | string | null }>(
+    db,
+    sql`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as wait_ms
+        from campaign_recipients where campaign_id = ${campaignId} and status = 'pending'`,
+  );
+  return row?.wait_ms === null || row?.wait_ms === undefined ? null : Number(row.wait_ms);
+}

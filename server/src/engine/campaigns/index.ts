@@ -1,0 +1,139 @@
+import type { AppContext } from '../../context';
+import { campaignSignals } from '../../services/campaigns/campaign-signals';
+import type { BackgroundWork } from '../index';
+import { SenderLeases } from './leases';
+import { resolveEngineOptions, type CampaignEngineOptions } from './options';
+import { schedulerTick } from './scheduler';
+import { AccountSender } from './sender';
+import { WebhookInbox } from './webhook-inbox';
+import { Wakeable } from './wakeable';
+
+export interface CampaignEngine extends BackgroundWork {
+  /** Runs the scheduler and the lease scan now (tests, after a change). */
+  wake(): void;
+  /** Senders running in this process, by WhatsApp account id. */
+  readonly senders: ReadonlyMap<number, AccountSender>;
+  readonly inbox: WebhookInbox | null;
+}
+
+/**
+ * The campaign engine of one process: the scheduler, one sender per WhatsApp number whose
+ * lease this process holds, and the webhook inbox. Any number of processes may run it
+ * against one PostgreSQL; on PGlite the single process runs everything.
+ */
+export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEngineOptions> = {}): CampaignEngine {
+  const opts = resolveEngineOptions(partial);
+  const quiet = ctx.config.LOG_LEVEL === 'silent';
+  const log = (msg: string, err?: unknown) => {
+    if (quiet) return;
+    const detail = err instanceof Error ? `: ${err.message}` : err ? `: ${String(err)}` : '';
+    process.stderr.write(`[campaigns] ${msg}${detail}\n`);
+  };
+  const leases = new SenderLeases(ctx.db, ctx.instanceId, opts.leaseTtlMs);
+  const senders = new Map<number, AccountSender>();
+  const schedulerWake = new Wakeable();
+  const leaseWake = new Wakeable();
+  let stopping = false;
+
+  const inbox = opts.runInbox ? new WebhookInbox(ctx, opts, log) : null;
+  inbox?.start();
+
+  const unsubscribe = campaignSignals(ctx).onChanged((campaignId) => {
+    for (const sender of senders.values()) sender.campaignChanged(campaignId);
+    leaseWake.wake();
+    schedulerWake.wake();
+  });
+  const unsubscribeWebhooks = campaignSignals(ctx).onWebhookStored(() => inbox?.wake());
+
+  async function schedulerLoop() {
+    while (!stopping) {
+      try {
+        const changed = await schedulerTick(ctx, opts);
+        for (const id of changed) for (const sender of senders.values()) sender.campaignChanged(id);
+        if (changed.length) leaseWake.wake();
+      } catch (err) {
+        log('scheduler tick failed', err);
+      }
+      await schedulerWake.sleep(opts.tickMs);
+    }
+  }
+
+  let lastRenew = 0;
+  async function leaseLoop() {
+    while (!stopping) {
+      try {
+        await manageLeases();
+      } catch (err) {
+        log('lease management failed', err);
+      }
+      await leaseWake.sleep(opts.leaseScanMs);
+    }
+  }
+
+  async function manageLeases() {
+    if (performance.now() - lastRenew >= opts.leaseRenewMs && senders.size) {
+      lastRenew = performance.now();
+      const renewed = await leases.renew([...senders.keys()]);
+      for (const [accountId, sender] of senders) {
+        const until = renewed.get(accountId);
+        if (until !== undefined) sender.trustedUntil = until;
+        else {
+          // Lost (we stalled past its expiry): stop at once; another worker may have it.
+          senders.delete(accountId);
+          await sender.stop();
+        }
+      }
+    }
+    // Give back numbers with nothing to send.
+    for (const [accountId, sender] of senders) {
+      if (!sender.hasWork && performance.now() - sender.lastActiveAt > opts.idleReleaseMs) {
+        senders.delete(accountId);
+        await sender.stop();
+        await leases.release(accountId);
+      }
+    }
+    // Take at most one new number per scan, so several workers share the numbers out.
+    const free = (await leases.candidates()).filter((id) => !senders.has(id));
+    if (!free.length || stopping) return;
+    const accountId = free[Math.floor(Math.random() * free.length)];
+    const trustedUntil = await leases.acquire(accountId);
+    if (trustedUntil === null) return;
+    const sender = new AccountSender(ctx, accountId, opts, log);
+    try {
+      await sender.start(trustedUntil);
+      senders.set(accountId, sender);
+    } catch (err) {
+      log(`could not start the sender of WhatsApp account ${accountId}`, err);
+      await sender.stop().catch(() => undefined);
+      await leases.release(accountId).catch(() => undefined);
+    }
+    // More numbers waiting: look again soon, leaving other workers a chance to take some.
+    if (free.length > 1) setTimeout(() => leaseWake.wake(), 20 + Math.random() * 80).unref();
+  }
+
+  const loops = [opts.runScheduler ? schedulerLoop() : null, opts.runSenders ? leaseLoop() : null];
+
+  return {
+    senders,
+    inbox,
+    wake() {
+      schedulerWake.wake();
+      leaseWake.wake();
+      inbox?.wake();
+    },
+    async stop() {
+      stopping = true;
+      unsubscribe();
+      unsubscribeWebhooks();
+      schedulerWake.wake();
+      leaseWake.wake();
+      await Promise.all(loops);
+      for (const [accountId, sender] of senders) {
+        await sender.stop();
+        await leases.release(accountId).catch(() => undefined);
+      }
+      senders.clear();
+      await inbox?.stop();
+    },
+  };
+}

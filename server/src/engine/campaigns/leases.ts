@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../services/campaigns/sql';
+
+/**
+ * One worker paces a WhatsApp number at a time, under a lease renewed while it sends. The
+ * holder trusts its lease only until a full rate window before it could expire, so an old
+ * holder has stopped for at least a second when a new one may start: the number's rate
+ * holds across processes, crashes and stalls included.
+ */
+export const LEASE_WINDOW_MARGIN_MS = 1_200;
+
+export class SenderLeases {
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Numbers with sending campaigns whose lease is free or expired. */
+  async candidates(): Promise<number[]> {
+    const rows = await rowsOf<{ id: number }>(
+      this.db,
+      sql`select distinct c.whatsapp_account_id as id
+          from campaigns c
+          left join sender_leases l on l.whatsapp_account_id = c.whatsapp_account_id
+          where c.status = 'sending' and c.whatsapp_account_id is not null
+            and (l.whatsapp_account_id is null or l.expires_at <= now() or l.owner = ${this.owner})`,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Returns the local time until which the lease may be trusted, or null if someone holds it. */
+  async acquire(accountId: number): Promise<number | null> {
+    const startedAt = performance.now();
+    const rows = await rowsOf<{ id: number }>(
+      this.db,
+      sql`insert into sender_leases (whatsapp_account_id, owner, acquired_at, renewed_at, expires_at)
+          values (${accountId}, ${this.owner}, now(), now(), now() + ${this.ttlMs} * interval '1 millisecond')
+          on conflict (whatsapp_account_id) do update
+            set owner = excluded.owner, acquired_at = now(), renewed_at = now(), expires_at = excluded.expires_at
+            where sender_leases.expires_at <= now() or sender_leases.owner = excluded.owner
+          returning whatsapp_account_id as id`,
+    );
+    return rows.length ? this.trustedUntil(startedAt) : null;
+  }
+
+  /** Renews the leases still held; returns their new trusted-until times. */
+  async renew(accountIds: number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    if (!accountIds.length) return out;
+    const startedAt = performance.now();
+    const rows = await rowsOf<{ id: number }>(
+      this.db,
+      sql`update sender_leases set renewed_at = now(), expires_at = now() + ${this.ttlMs} * interval '1 millisecond'
+          where owner = ${this.owner} and expires_at > now()
+            and whatsapp_account_id in (select (jsonb_array_elements_text(${JSON.stringify(accountIds)}::jsonb))::int)
+          returning whatsapp_account_id as id`,
+    );
+    for (const r of rows) out.set(Number(r.id), this.trustedUntil(startedAt));
+    return out;
+  }
+
+  /** Gives the number back; the next holder may start one window later. */
+  async release(accountId: number): Promise<void> {
+    await this.db.execute(sql`update sender_leases set expires_at = now() + ${LEASE_WINDOW_MARGIN_MS} * interval '1 millisecond'
+      where whatsapp_account_id = ${accountId} and owner = ${this.owner}`);
+  }
+
+  private trustedUntil(requestedAt: number): number {
+    return requestedAt + this.ttlMs - LEASE_WINDOW_MARGIN_MS;
+  }
+}

@@ -1,0 +1,56 @@
+/** Tunables of the campaign engine; production uses the defaults, tests and benches shorten them. */
+export interface CampaignEngineOptions {
+  /** Scheduler period: due scheduled campaigns, completion, in-flight recovery. */
+  tickMs: number;
+  /** A row in flight longer than this, with no webhook, becomes unknown. > responseTimeoutMs. */
+  graceMs: number;
+  /** Sender lease length and renewal period. */
+  leaseTtlMs: number;
+  leaseRenewMs: number;
+  /** How often the lease manager looks for numbers with work. */
+  leaseScanMs: number;
+  /** Sender results are written in one batch per this period. */
+  flushMs: number;
+  /** How often a sender re-reads which campaigns are sending (a pause elsewhere is seen within this). */
+  refreshMs: number;
+  /** Webhook inbox poll period (an in-process webhook wakes it at once). */
+  inboxPollMs: number;
+  inboxBatch: number;
+  /** HTTP to Meta. */
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+  /** A sender with no sending campaign for this long gives its lease back. */
+  idleReleaseMs: number;
+  /** Which parts to run (tests may run only some). */
+  runScheduler: boolean;
+  runSenders: boolean;
+  runInbox: boolean;
+  graphUrl?: string;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
+  tickMs: 500,
+  graceMs: 120_000,
+  leaseTtlMs: 5_000,
+  leaseRenewMs: 1_000,
+  leaseScanMs: 250,
+  flushMs: 100,
+  refreshMs: 250,
+  inboxPollMs: 200,
+  inboxBatch: 100,
+  connectTimeoutMs: 5_000,
+  responseTimeoutMs: 15_000,
+  idleReleaseMs: 3_000,
+  runScheduler: true,
+  runSenders: true,
+  runInbox: true,
+};
+
+export function resolveEngineOptions(partial: Partial<CampaignEngineOptions> = {}): CampaignEngineOptions {
+  const opts = { ...DEFAULT_ENGINE_OPTIONS, ...partial };
+  // A live request must never be declared unknown while it can still be answered.
+  opts.graceMs = Math.max(opts.graceMs, opts.responseTimeoutMs + opts.flushMs * 5 + 1_000);
+  // The holder stops a full window before its lease could pass to someone else.
+  opts.leaseTtlMs = Math.max(opts.leaseTtlMs, opts.leaseRenewMs * 2 + 1_500);
+  return opts;
+}

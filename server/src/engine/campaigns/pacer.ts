@@ -1,0 +1,76 @@
+/**
+ * Spaces the sends of one WhatsApp number so that no one-second window ever holds more than
+ * its rate, as Meta counts them on arrival:
+ * - sends are spaced evenly at slightly under the rate (SAFETY), so network jitter between
+ *   two sends a second apart cannot push an extra one into the same window;
+ * - a late timer may catch up a few ms of missed slots, never more (no bursts after a stall);
+ * - and a ring of the last `rate` send times refuses any send that would make `rate + 1`
+ *   sends within WINDOW_MS + GUARD_MS, whatever happened before.
+ */
+const SAFETY = 0.99;
+const WINDOW_MS = 1000;
+const GUARD_MS = 8;
+const MAX_CATCH_UP_MS = 4;
+
+export class Pacer {
+  private interval = 0;
+  private nextAt = 0;
+  private ring: number[] = [];
+  private head = 0;
+  private heldUntil = 0;
+  private rate = 0;
+
+  constructor(
+    ratePerSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.setRate(ratePerSecond);
+  }
+
+  setRate(ratePerSecond: number) {
+    const rate = Math.max(1, Math.floor(ratePerSecond));
+    if (rate === this.rate) return;
+    // Keep the most recent sends so the window check stays valid across the change.
+    const recent = this.recentTimes().slice(-rate);
+    this.rate = rate;
+    this.interval = WINDOW_MS / (rate * SAFETY);
+    this.ring = recent;
+    this.head = 0;
+  }
+
+  get ratePerSecond() {
+    return this.rate;
+  }
+
+  /** Milliseconds until the next send may go out (0 = now). */
+  delay(): number {
+    const t = this.now();
+    let wait = Math.max(this.nextAt - t, this.heldUntil - t);
+    if (this.ring.length === this.rate) {
+      const oldest = this.ring[this.head];
+      wait = Math.max(wait, oldest + WINDOW_MS + GUARD_MS - t);
+    }
+    return Math.max(0, wait);
+  }
+
+  /** Records a send happening now (call only when delay() is 0). */
+  take(): void {
+    const t = this.now();
+    if (this.ring.length < this.rate) this.ring.push(t);
+    else {
+      this.ring[this.head] = t;
+      this.head = (this.head + 1) % this.rate;
+    }
+    this.nextAt = Math.max(this.nextAt, t - MAX_CATCH_UP_MS) + this.interval;
+  }
+
+  /** Meta said the number is over its throughput (130429): hold all sends for a while. */
+  hold(ms: number): void {
+    this.heldUntil = Math.max(this.heldUntil, this.now() + ms);
+  }
+
+  private recentTimes(): number[] {
+    if (this.ring.length < this.rate) return [...this.ring];
+    return [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+  }
+}

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { TemplateComponent } from '../../db/schema/whatsapp';
+import { AppError } from '../../lib/errors';
+import { rowsOf } from '../../services/campaigns/sql';
+import type { MappingLike } from '../../services/variables/render';
+import { assertTemplateUsable } from '../../services/variables/template-readiness';
+
+/** What a sender needs to build each message of one sending campaign. */
+export interface ActiveCampaign {
+  id: number;
+  userId: number;
+  kommoAccountId: number | null;
+  templateId: number;
+  templateName: string;
+  language: string;
+  template: { components: TemplateComponent[] };
+  mappings: MappingLike[];
+  loadedAt: number;
+}
+
+/** Template and mappings are re-read now and then, so an edit reaches a running campaign. */
+const TEMPLATE_TTL_MS = 30_000;
+
+/**
+ * The number's campaigns that are sending right now. A campaign whose template is no
+ * longer usable (unapproved, unmapped, gone) is returned in `refused` with the reason.
+ */
+export async function activeCampaignsOf(
+  db: Db,
+  whatsappAccountId: number,
+  previous: Map<number, ActiveCampaign>,
+): Promise<{ active: Map<number, ActiveCampaign>; refused: Array<{ campaignId: number; reason: string }> }> {
+  const rows = await rowsOf<{ id: number; user_id: number; kommo_account_id: number | null; template_id: number | null }>(
+    db,
+    sql`select id, user_id, kommo_account_id, template_id from campaigns
+        where whatsapp_account_id = ${whatsappAccountId} and status = 'sending' order by id`,
+  );
+  const active = new Map<number, ActiveCampaign>();
+  const refused: Array<{ campaignId: number; reason: string }> = [];
+  const now = performance.now();
+  for (const row of rows) {
+    const id = Number(row.id);
+    const known = previous.get(id);
+    if (known && known.templateId === row.template_id && now - known.loadedAt < TEMPLATE_TTL_MS) {
+      active.set(id, known);
+      continue;
+    }
+    if (!row.template_id) {
+      refused.push({ campaignId: id, reason: 'La campaña no tiene una plantilla' });
+      continue;
+    }
+    try {
+      const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), whatsappAccountId);
+      active.set(id, {
+        id,
+        userId: Number(row.user_id),
+        kommoAccountId: row.kommo_account_id === null ? null : Number(row.kommo_account_id),
+        templateId: template.id,
+        templateName: template.name,
+        language: template.language,
+        template: { components: template.components },
+        mappings,
+        loadedAt: now,
+      });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refused.push({ campaignId: id, reason: err.message });
+    }
+  }
+  return { active, refused };
+}

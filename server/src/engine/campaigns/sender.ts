@@ -1,0 +1,376 @@
+import type { AppContext } from '../../context';
+import {
+  createWhatsAppMessenger,
+  type SendOutcome,
+  type WhatsAppMessenger,
+} from '../../integrations/whatsapp/send-message';
+import { systemicPauseReason } from '../../integrations/whatsapp/send-errors';
+import { AppError } from '../../lib/errors';
+import { pauseWithReason } from '../../services/campaigns/pause-campaign';
+import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
+import { buildSendComponents } from '../../services/variables/render';
+import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import { claimRecipients, nextDueAt, type ClaimedRecipient } from './claim';
+import type { CampaignEngineOptions } from './options';
+import { Pacer } from './pacer';
+import { ResultWriter } from './result-writer';
+import { retryDecision, THROUGHPUT } from './retry-policy';
+import { activeCampaignsOf, type ActiveCampaign } from './sender-campaigns';
+import { Wakeable } from './wakeable';
+
+export const BLACKLISTED = 'Número en la lista negra';
+const ACCOUNT_REFRESH_MS = 5_000;
+const INACTIVE_REASON = 'La cuenta de WhatsApp está desactivada';
+const QUALITY_RED_REASON = 'La calidad del número es baja (RED): Meta puede bloquearlo. Revisa la calidad antes de reanudar.';
+
+export interface SenderStats {
+  requests: number;
+  accepted: number;
+  ambiguous: number;
+}
+
+/**
+ * Sends the campaigns of ONE WhatsApp number, in the one process holding its lease.
+ *
+ * A small batch is claimed (committed as `sending`) just ahead of the pacer, each request
+ * goes out at its paced slot with the recipient's id as callback data, and results are
+ * written in batches. Several campaigns on the number take turns and share its rate.
+ */
+export class AccountSender {
+  readonly stats: SenderStats = { requests: 0, accepted: 0, ambiguous: 0 };
+  private account!: SendingAccount;
+  private accountLoadedAt = 0;
+  private messenger!: WhatsAppMessenger;
+  private pacer!: Pacer;
+  private writer: ResultWriter;
+  private readonly queue: ClaimedRecipient[] = [];
+  private readonly active = new Map<number, ActiveCampaign>();
+  /** Campaign id → time before which it has nothing due. */
+  private readonly idleUntil = new Map<number, number>();
+  /** Campaigns this process just paused: ignored until the database agrees. */
+  private readonly pausedHere = new Map<number, number>();
+  private rotation = 0;
+  private inFlight = 0;
+  private maxInFlight = 8;
+  private readonly inFlightDone = new Wakeable();
+  private readonly wakeable = new Wakeable();
+  private refilling: Promise<void> | null = null;
+  private refreshedAt = 0;
+  private refreshing: Promise<void> | null = null;
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private transportFailures = 0;
+  /** Local time until which this process may trust its lease (see leases.ts). */
+  trustedUntil = 0;
+  lastActiveAt = performance.now();
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly accountId: number,
+    private readonly opts: CampaignEngineOptions,
+    private readonly log: (msg: string, err?: unknown) => void,
+  ) {
+    this.writer = new ResultWriter(ctx.db, ctx.instanceId, accountId, (err) => log('result flush failed', err));
+  }
+
+  async start(trustedUntil: number): Promise<void> {
+    this.trustedUntil = trustedUntil;
+    await this.loadAccount();
+    const connections = Math.min(512, Math.max(8, Math.ceil(this.account.ratePerSecond * 0.5)));
+    this.maxInFlight = connections;
+    this.messenger = createWhatsAppMessenger({
+      graphUrl: this.opts.graphUrl ?? this.ctx.config.WHATSAPP_GRAPH_URL,
+      connections,
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      responseTimeoutMs: this.opts.responseTimeoutMs,
+    });
+    this.pacer = new Pacer(this.account.ratePerSecond);
+    // The first loop turn re-reads the account and applies its active/quality checks.
+    this.accountLoadedAt = 0;
+    this.flushTimer = setInterval(() => void this.writer.flush(), this.opts.flushMs);
+    this.loop = this.run().catch((err) => this.log('sender loop crashed', err));
+  }
+
+  /**
+   * A campaign changed in this process (pause, start, delete). Its sends stop before this
+   * returns (queued rows go back to pending); the re-read brings it back if still sending.
+   */
+  campaignChanged(campaignId: number): void {
+    if (this.active.delete(campaignId)) this.releaseQueued((item) => item.campaignId === campaignId);
+    this.pausedHere.delete(campaignId);
+    this.refreshedAt = 0;
+    void this.refreshCampaigns();
+    this.wakeable.wake();
+  }
+
+  get hasWork(): boolean {
+    return this.active.size > 0 || this.queue.length > 0 || this.inFlight > 0;
+  }
+
+  /** Stops sending; waits for requests on the wire; gives claimed-but-unsent rows back. */
+  async stop(): Promise<void> {
+    if (this.stopping) return this.loop ?? undefined;
+    this.stopping = true;
+    this.wakeable.wake();
+    await this.loop;
+    const deadline = performance.now() + this.opts.responseTimeoutMs + 1_000;
+    while (this.inFlight > 0 && performance.now() < deadline) await this.inFlightDone.sleep(50);
+    this.releaseQueued(() => true);
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await this.writer.flush();
+    await this.messenger?.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      if (performance.now() >= this.trustedUntil) {
+        this.log(`lease of WhatsApp account ${this.accountId} not renewed in time; pausing its sends`);
+        await this.wakeable.sleep(100);
+        continue;
+      }
+      if (performance.now() - this.refreshedAt >= this.opts.refreshMs) await this.refreshCampaigns();
+      if (performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
+
+      if (!this.queue.length) {
+        await this.refill();
+        if (!this.queue.length) {
+          await this.wakeable.sleep(this.idleSleepMs());
+          continue;
+        }
+      } else if (this.queue.length < this.lowWater()) {
+        void this.refill();
+      }
+
+      if (this.inFlight >= this.maxInFlight) {
+        await this.inFlightDone.sleep(this.opts.responseTimeoutMs);
+        continue;
+      }
+      const wait = this.pacer.delay();
+      if (wait > 0) {
+        await this.wakeable.sleep(wait);
+        continue;
+      }
+      const item = this.queue.shift()!;
+      const campaign = this.active.get(item.campaignId);
+      if (!campaign) {
+        this.writer.settle({ recipientId: item.id, kind: 'released' });
+        continue;
+      }
+      this.dispatch(item, campaign);
+    }
+  }
+
+  private dispatch(item: ClaimedRecipient, campaign: ActiveCampaign) {
+    let components;
+    try {
+      components = buildSendComponents(campaign.template, campaign.mappings, item.contact);
+    } catch (err) {
+      // A mapping removed while sending: every message of the campaign would fail the same way.
+      const reason = err instanceof AppError ? err.message : 'No se pudieron completar las variables de la plantilla';
+      this.writer.settle({ recipientId: item.id, kind: 'released' });
+      void this.pause({ campaignIds: [campaign.id] }, reason);
+      return;
+    }
+    this.pacer.take();
+    this.inFlight++;
+    this.stats.requests++;
+    this.lastActiveAt = performance.now();
+    this.messenger
+      .send({
+        phoneNumberId: this.account.phoneNumberId,
+        accessToken: this.account.accessToken,
+        to: item.phone,
+        templateName: campaign.templateName,
+        language: campaign.language,
+        components,
+        bizOpaque: `masivo:${campaign.id}:${item.id}`,
+      })
+      .then((outcome) => this.record(item, outcome))
+      .catch((err) => this.log('send failed unexpectedly', err))
+      .finally(() => {
+        this.inFlight--;
+        this.inFlightDone.wake();
+      });
+  }
+
+  private record(item: ClaimedRecipient, outcome: SendOutcome) {
+    if (outcome.kind !== 'retry' || outcome.code !== null) this.transportFailures = 0;
+    switch (outcome.kind) {
+      case 'ok':
+        this.stats.accepted++;
+        this.writer.accept(item.id, outcome.wamid);
+        return;
+      case 'permanent':
+        this.writer.settle({ recipientId: item.id, kind: 'failed', code: outcome.code, message: outcome.message });
+        return;
+      case 'retry': {
+        if (outcome.code === THROUGHPUT) this.pacer.hold(1_000);
+        if (outcome.code === null) {
+          // Meta unreachable: slow the whole number down, not just this recipient.
+          this.transportFailures++;
+          this.pacer.hold(Math.min(30_000, 250 * 2 ** Math.min(this.transportFailures, 7)));
+        }
+        const decision = retryDecision(outcome.code, item.attempts);
+        this.writer.settle(
+          decision.retry
+            ? { recipientId: item.id, kind: 'retry', delayMs: decision.delayMs, code: outcome.code, message: outcome.message }
+            : { recipientId: item.id, kind: 'failed', code: outcome.code, message: outcome.message },
+        );
+        return;
+      }
+      case 'systemic': {
+        this.writer.settle({ recipientId: item.id, kind: 'requeue', code: outcome.code, message: outcome.message });
+        const target = outcome.scope === 'account' ? { whatsappAccountId: this.accountId } : { campaignIds: [item.campaignId] };
+        void this.pause(target, systemicPauseReason(outcome.code, outcome.reason));
+        return;
+      }
+      case 'ambiguous':
+        // It may have been sent: never resend. The status webhook (matched by the callback
+        // data) settles it, or recovery marks it unknown after the grace period.
+        this.stats.ambiguous++;
+        this.log(`recipient ${item.id}: ${outcome.message}`);
+        return;
+    }
+  }
+
+  /** Pauses campaigns for a systemic reason; this process stops sending them right away. */
+  private async pause(target: { campaignIds: number[] } | { whatsappAccountId: number }, reason: string) {
+    const ids = 'campaignIds' in target ? target.campaignIds : [...this.active.keys()];
+    for (const id of ids) {
+      this.active.delete(id);
+      this.pausedHere.set(id, performance.now() + 5_000);
+    }
+    this.releaseQueued((item) => ids.includes(item.campaignId) || 'whatsappAccountId' in target);
+    try {
+      await pauseWithReason(this.ctx.db, target, reason);
+    } catch (err) {
+      this.log('could not pause campaigns', err);
+    }
+  }
+
+  private releaseQueued(which: (item: ClaimedRecipient) => boolean) {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (which(this.queue[i])) {
+        this.writer.settle({ recipientId: this.queue[i].id, kind: 'released' });
+        this.queue.splice(i, 1);
+      }
+    }
+  }
+
+  private lowWater() {
+    return Math.max(2, Math.ceil(this.pacer.ratePerSecond * 0.1));
+  }
+
+  private batchSize() {
+    return Math.min(250, Math.max(5, Math.ceil(this.pacer.ratePerSecond * 0.2)));
+  }
+
+  private idleSleepMs() {
+    const now = performance.now();
+    let soonest = this.opts.refreshMs;
+    for (const until of this.idleUntil.values()) soonest = Math.min(soonest, Math.max(5, until - now));
+    return soonest;
+  }
+
+  /** Claims the next batch from the next campaign (in turn) that has something due. */
+  private refill(): Promise<void> {
+    this.refilling ??= this.claimNext()
+      .catch((err) => this.log('claim failed', err))
+      .finally(() => {
+        this.refilling = null;
+      });
+    return this.refilling;
+  }
+
+  private async claimNext() {
+    const ids = [...this.active.keys()];
+    const now = performance.now();
+    for (let i = 0; i < ids.length && !this.stopping; i++) {
+      const campaign = this.active.get(ids[(this.rotation + i) % ids.length]);
+      if (!campaign || (this.idleUntil.get(campaign.id) ?? 0) > now) continue;
+      const claimed = await claimRecipients(this.ctx.db, campaign.id, this.ctx.instanceId, this.batchSize());
+      if (!claimed.length) {
+        const due = await nextDueAt(this.ctx.db, campaign.id);
+        const wait = due === null ? this.opts.refreshMs : Math.min(Math.max(due, 5), this.opts.refreshMs * 4);
+        this.idleUntil.set(campaign.id, performance.now() + wait);
+        continue;
+      }
+      this.rotation = (this.rotation + i + 1) % Math.max(1, ids.length);
+      const keep = await this.dropBlacklisted(campaign, claimed);
+      // Paused or stopped while we were claiming: give the rows back at once.
+      if (!this.active.has(campaign.id) || this.stopping) {
+        for (const item of keep) this.writer.settle({ recipientId: item.id, kind: 'released' });
+        return;
+      }
+      this.queue.push(...keep);
+      return;
+    }
+  }
+
+  /** The blacklist is checked again right before sending: numbers added since the freeze are skipped. */
+  private async dropBlacklisted(campaign: ActiveCampaign, claimed: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
+    if (!campaign.kommoAccountId) return claimed;
+    const blocked = await blacklistedKeys(
+      this.ctx.db,
+      campaign.userId,
+      campaign.kommoAccountId,
+      claimed.map((c) => c.phoneKey),
+    );
+    if (!blocked.size) return claimed;
+    const keep: ClaimedRecipient[] = [];
+    for (const item of claimed) {
+      if (blocked.has(item.phoneKey)) this.writer.settle({ recipientId: item.id, kind: 'skipped', message: BLACKLISTED });
+      else keep.push(item);
+    }
+    return keep;
+  }
+
+  private refreshCampaigns(): Promise<void> {
+    this.refreshing ??= this.readCampaigns()
+      .catch((err) => this.log('campaign refresh failed', err))
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
+  }
+
+  private async readCampaigns() {
+    this.refreshedAt = performance.now();
+    const { active, refused } = await activeCampaignsOf(this.ctx.db, this.accountId, this.active);
+    const now = performance.now();
+    for (const [id, until] of this.pausedHere) {
+      if (until < now || !active.has(id)) this.pausedHere.delete(id);
+      else active.delete(id);
+    }
+    for (const { campaignId, reason } of refused) await this.pause({ campaignIds: [campaignId] }, reason);
+    const gone = [...this.active.keys()].filter((id) => !active.has(id));
+    this.active.clear();
+    for (const [id, c] of active) this.active.set(id, c);
+    if (gone.length) this.releaseQueued((item) => gone.includes(item.campaignId));
+    for (const id of this.idleUntil.keys()) if (!active.has(id)) this.idleUntil.delete(id);
+    if (this.active.size) this.lastActiveAt = performance.now();
+  }
+
+  private async loadAccount() {
+    this.account = await loadSendingAccount(this.ctx.db, this.ctx.secrets, this.accountId);
+    this.accountLoadedAt = performance.now();
+  }
+
+  /** Rate changes apply at once; an account switched off or rated RED pauses its campaigns. */
+  private async refreshAccount() {
+    try {
+      await this.loadAccount();
+    } catch (err) {
+      this.log('account refresh failed', err);
+      this.accountLoadedAt = performance.now();
+      return;
+    }
+    this.pacer.setRate(this.account.ratePerSecond);
+    if (!this.active.size) return;
+    if (!this.account.isActive) await this.pause({ whatsappAccountId: this.accountId }, INACTIVE_REASON);
+    else if ((this.account.qualityRating ?? '').toUpperCase() === 'RED') {
+      await this.pause({ whatsappAccountId: this.accountId }, QUALITY_RED_REASON);
+    }
+  }
+}

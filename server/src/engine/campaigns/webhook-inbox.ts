@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { applyDeliveryFacts, type DeliveryFact } from '../../services/campaigns/recipient-transitions';
+import { jsonParam, retryOnConflict, rowsOf } from '../../services/campaigns/sql';
+import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../../services/templates/status-update';
+import type { CampaignEngineOptions } from './options';
+import { blacklistOptOut, isOptOut } from './opt-out';
+import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
+import { Wakeable } from './wakeable';
+
+const MAX_EVENT_ATTEMPTS = 8;
+/** Our callback data: `masivo:{campaignId}:{recipientId}` (see sender.ts). */
+const BIZ_OPAQUE = /^masivo:(\d+):(\d+)$/;
+
+/**
+ * Applies stored webhook POSTs in batches. Workers share the inbox through SKIP LOCKED; an
+ * event is deleted in the same transaction that applied it, and applying is idempotent, so
+ * a crash at any point only means the batch is applied again.
+ */
+export class WebhookInbox {
+  private readonly wakeable = new Wakeable();
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly opts: CampaignEngineOptions,
+    private readonly log: (msg: string, err?: unknown) => void,
+  ) {}
+
+  start() {
+    this.loop = this.run();
+  }
+
+  wake() {
+    this.wakeable.wake();
+  }
+
+  async stop() {
+    this.stopping = true;
+    this.wakeable.wake();
+    await this.loop;
+  }
+
+  private async run() {
+    while (!this.stopping) {
+      let processed = 0;
+      try {
+        processed = await this.drainOnce();
+      } catch (err) {
+        this.log('webhook batch failed', err);
+      }
+      if (processed < this.opts.inboxBatch) await this.wakeable.sleep(this.opts.inboxPollMs);
+    }
+  }
+
+  /** Applies one batch; returns how many stored POSTs it consumed. */
+  async drainOnce(): Promise<number> {
+    try {
+      return await retryOnConflict(() => this.ctx.db.transaction((tx) => this.applyBatch(tx, this.opts.inboxBatch)));
+    } catch (err) {
+      // One bad event must not block the others: go one by one and set the culprit aside.
+      this.log('webhook batch failed; applying events one by one', err);
+      return this.applyOneByOne();
+    }
+  }
+
+  private async applyBatch(tx: Db, limit: number, onlyId?: number): Promise<number> {
+    const events = await rowsOf<{ id: number | string; payload: unknown }>(
+      tx,
+      sql`select id, payload from webhook_events
+          where process_after <= now() ${onlyId === undefined ? sql`` : sql`and id = ${onlyId}`}
+          order by id limit ${limit} for update skip locked`,
+    );
+    if (!events.length) return 0;
+    const contents: WebhookContents = { statuses: [], inbound: [], templateUpdates: [] };
+    for (const e of events) readWebhook(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload, contents);
+    await applyStatuses(tx, contents.statuses);
+    for (const m of contents.inbound) {
+      if (isOptOut(m.text)) await blacklistOptOut(tx, m.phoneNumberId, m.from, m.text);
+    }
+    for (const t of contents.templateUpdates) {
+      await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate);
+    }
+    const ids = events.map((e) => Number(e.id));
+    await tx.execute(sql`delete from webhook_events where id in (select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint)`);
+    return events.length;
+  }
+
+  private async applyOneByOne(): Promise<number> {
+    const due = await rowsOf<{ id: number | string }>(
+      this.ctx.db,
+      sql`select id from webhook_events where process_after <= now() order by id limit ${this.opts.inboxBatch}`,
+    );
+    let done = 0;
+    for (const { id } of due) {
+      try {
+        done += await retryOnConflict(() => this.ctx.db.transaction((tx) => this.applyBatch(tx, 1, Number(id))));
+      } catch (err) {
+        this.log(`webhook event ${id} failed`, err);
+        await this.ctx.db.execute(sql`update webhook_events set attempts = attempts + 1,
+            last_error = ${String((err as Error)?.message ?? err).slice(0, 500)},
+            process_after = case when attempts + 1 >= ${MAX_EVENT_ATTEMPTS} then 'infinity'::timestamptz
+                                 else now() + power(2, attempts + 1) * interval '1 second' end
+          where id = ${Number(id)}`);
+      }
+    }
+    return done;
+  }
+}
+
+/**
+ * Status webhooks → delivery facts. A status is matched by our callback data (the recipient
+ * id, checked against its campaign) or else by Meta's message id; statuses of messages this
+ * app did not send are ignored. Several statuses of one recipient fold into one fact.
+ */
+export async function applyStatuses(db: Db, statuses: StatusUpdate[]): Promise<number> {
+  if (!statuses.length) return 0;
+  const byOpaque = new Map<StatusUpdate, { campaignId: number; recipientId: number }>();
+  for (const s of statuses) {
+    const m = s.bizOpaque ? BIZ_OPAQUE.exec(s.bizOpaque) : null;
+    if (m) byOpaque.set(s, { campaignId: Number(m[1]), recipientId: Number(m[2]) });
+  }
+  const ids = [...new Set([...byOpaque.values()].map((v) => v.recipientId))];
+  const wamids = [...new Set(statuses.filter((s) => !byOpaque.has(s)).map((s) => s.wamid))];
+  const found = await rowsOf<{ id: number | string; campaign_id: number; wamid: string | null }>(
+    db,
+    sql`select id, campaign_id, wamid from campaign_recipients
+          where id in (select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint)
+        union all
+        select id, campaign_id, wamid from campaign_recipients
+          where wamid in (select jsonb_array_elements_text(${jsonParam(wamids)}))`,
+  );
+  const campaignOf = new Map<number, number>();
+  const idOfWamid = new Map<string, number>();
+  for (const r of found) {
+    campaignOf.set(Number(r.id), Number(r.campaign_id));
+    if (r.wamid) idOfWamid.set(r.wamid, Number(r.id));
+  }
+
+  const facts = new Map<number, DeliveryFact>();
+  for (const s of statuses) {
+    const opaque = byOpaque.get(s);
+    const recipientId =
+      opaque && campaignOf.get(opaque.recipientId) === opaque.campaignId ? opaque.recipientId : idOfWamid.get(s.wamid);
+    if (recipientId === undefined) continue;
+    const fact = facts.get(recipientId) ?? { recipientId, wamid: s.wamid };
+    facts.set(recipientId, fold(fact, s));
+  }
+  return applyDeliveryFacts(db, [...facts.values()]);
+}
+
+const earliest = (a: string | null | undefined, b: string) => (a && a < b ? a : b);
+
+function fold(fact: DeliveryFact, s: StatusUpdate): DeliveryFact {
+  switch (s.status) {
+    case 'sent':
+      return { ...fact, sentAt: earliest(fact.sentAt, s.at) };
+    case 'delivered':
+      return { ...fact, deliveredAt: earliest(fact.deliveredAt, s.at) };
+    case 'read':
+    case 'played':
+      return { ...fact, readAt: earliest(fact.readAt, s.at) };
+    case 'failed':
+      if (fact.failed && fact.failed.at <= s.at) return fact;
+      return { ...fact, failed: { at: s.at, code: s.error?.code ?? null, message: s.error?.message ?? null } };
+    default:
+      return fact;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Kommo allows a fixed number of requests in any one-second window and blocks an account
+ * (403 on everything) after repeated 429s. Kommo counts a request when it arrives, which is
+ * some time between our send and its answer; a slow connect can make an early request arrive
+ * late, so the window of each request is anchored on its answer, the latest it can have
+ * arrived. A new request starts only when `perSecond` earlier ones are all more than a window
+ * old by that measure.
+ */
+export interface RateLimiter {
+  /** Resolves when a request may start; call the returned function once its answer (or failure) is in. */
+  acquire(signal?: AbortSignal): Promise<() => void>;
+  /** After a 429: nobody starts before `ms` from now. */
+  pause(ms: number): void;
+}
+
+const MARGIN_MS = 5;
+
+interface Slot {
+  /** When the answer came; until then the slot blocks whoever would follow it. */
+  doneAt: number | null;
+  done: Promise<void>;
+}
+
+export function createRateLimiter(perSecond: number, marginMs = MARGIN_MS): RateLimiter {
+  // A fractional rate (e.g. 0.5) becomes one request per longer window.
+  const slots = Math.max(1, Math.floor(perSecond));
+  const windowMs = (1000 * slots) / perSecond + marginMs;
+  const recent: Slot[] = [];
+  let pausedUntil = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function waitTurn(signal?: AbortSignal): Promise<() => void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const anchor = recent.length >= slots ? recent[recent.length - slots] : null;
+      if (anchor && anchor.doneAt === null) {
+        await anchor.done;
+        continue;
+      }
+      const wait = Math.max(pausedUntil, anchor ? anchor.doneAt! + windowMs : 0) - Date.now();
+      if (wait <= 0) break;
+      await sleep(wait, signal);
+    }
+    let finish!: () => void;
+    const slot: Slot = { doneAt: null, done: new Promise<void>((r) => (finish = r)) };
+    recent.push(slot);
+    if (recent.length > slots) recent.shift();
+    return () => {
+      if (slot.doneAt === null) slot.doneAt = Date.now();
+      finish();
+    };
+  }
+
+  return {
+    acquire(signal) {
+      // One waiter at a time keeps the order fair and the window exact.
+      const turn = queue.then(() => waitTurn(signal));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+    },
+  };
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** One limiter per Kommo account in this process, shared by the sync and the API calls. */
+const limiters = new Map<string, { rps: number; limiter: RateLimiter }>();
+
+export function limiterFor(key: string, rps: number): RateLimiter {
+  const found = limiters.get(key);
+  if (found && found.rps === rps) return found.limiter;
+  const limiter = createRateLimiter(rps);
+  limiters.set(key, { rps, limiter });
+  return limiter;
+}

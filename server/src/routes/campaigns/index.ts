@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  campaignMessagesPageSchema,
+  campaignMessagesQuerySchema,
+  campaignSchema,
+  createCampaignSchema,
+  updateCampaignSchema,
+} from '@masivo/contract/campaigns';
+import { idParamsSchema, okSchema } from '@masivo/contract/common';
+import {
+  createCampaign,
+  deleteCampaign,
+  getCampaign,
+  listCampaigns,
+  listMessages,
+  pauseCampaign,
+  retryFailed,
+  startCampaign,
+  updateCampaign,
+} from '../../services/campaigns/campaigns-service';
+
+const tags = ['campaigns'];
+
+/** Spec §7 "Campaigns": thin handlers; every rule lives in services/campaigns. */
+export default async function campaignRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.get('/', { schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
+    listCampaigns(ctx.db, request.userId),
+  );
+
+  app.post('/', { schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
+    reply.code(201).send(await createCampaign(ctx, request.userId, request.body)),
+  );
+
+  app.get('/:id', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    getCampaign(ctx.db, request.userId, request.params.id),
+  );
+
+  app.put(
+    '/:id',
+    { schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
+    (request) => updateCampaign(ctx, request.userId, request.params.id, request.body),
+  );
+
+  app.delete('/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
+    await deleteCampaign(ctx, request.userId, request.params.id);
+    return { success: true as const, message: 'Campaña eliminada exitosamente' };
+  });
+
+  app.post('/:id/start', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    startCampaign(ctx, request.userId, request.params.id),
+  );
+
+  app.post('/:id/pause', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    pauseCampaign(ctx, request.userId, request.params.id),
+  );
+
+  app.post('/:id/retry-failed', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    retryFailed(ctx, request.userId, request.params.id),
+  );
+
+  app.get(
+    '/:id/messages',
+    { schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
+    (request) => listMessages(ctx.db, request.userId, request.params.id, request.query),
+  );
+}

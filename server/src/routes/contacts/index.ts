@@ -1,0 +1,142 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ContactFilterInput } from '@masivo/contract/contact-filter';
+import {
+  accountParamsSchema,
+  contactFilterQuerySchema,
+  countResponseSchema,
+  customFieldInfoSchema,
+  customFieldsBodySchema,
+  exportBodySchema,
+  fieldParamsSchema,
+  fieldValuesQuerySchema,
+  fieldValuesResponseSchema,
+  filteredContactsQuerySchema,
+  filteredContactsResponseSchema,
+  filteredFieldValuesQuerySchema,
+  filterOptionsResponseSchema,
+  listContactsQuerySchema,
+  recipientCountQuerySchema,
+  tagsResponseSchema,
+} from '@masivo/contract/contacts';
+import { createContactsService } from '../../services/contacts/contacts-service';
+import { exportContactsCsv } from '../../services/contacts/contact-export';
+
+type FilterQuery = z.output<typeof contactFilterQuerySchema>;
+
+/** The query string's filter parts as the filter object the engine takes. */
+function filterOf(q: FilterQuery): ContactFilterInput {
+  return { searchQuery: q.searchQuery, tags: q.tags, tagOperator: q.tagOperator, customFieldFilters: q.customFieldFilters };
+}
+
+/** Spec §7 "Contacts", under /api/contacts. */
+export default async function contactRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const contacts = createContactsService(app.ctx.db);
+  const tags = ['contacts'];
+
+  app.get('/', { schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) =>
+    contacts.list(req.userId, req.query.account_id, req.query),
+  );
+
+  app.get(
+    '/recipient-count',
+    { schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
+    async (req) => ({ count: await contacts.recipientCount(req.userId, req.query.account_id, filterOf(req.query)) }),
+  );
+
+  app.post(
+    '/custom-fields',
+    { schema: { tags, body: customFieldsBodySchema, response: { 200: z.array(customFieldInfoSchema) } } },
+    (req) => contacts.customFields(req.userId, req.body.accountId),
+  );
+
+  app.get(
+    '/:accountId/filtered',
+    {
+      schema: { tags, params: accountParamsSchema, querystring: filteredContactsQuerySchema, response: { 200: filteredContactsResponseSchema } },
+    },
+    (req) => contacts.filtered(req.userId, req.params.accountId, filterOf(req.query), req.query),
+  );
+
+  app.get(
+    '/:accountId/advanced-filtered',
+    {
+      schema: {
+        tags,
+        params: accountParamsSchema,
+        querystring: filteredContactsQuerySchema,
+        response: { 200: filteredContactsResponseSchema.extend({ has_more: z.boolean() }) },
+      },
+    },
+    async (req) => {
+      const page = await contacts.filtered(req.userId, req.params.accountId, filterOf(req.query), req.query);
+      return { ...page, has_more: page.offset + page.contacts.length < page.total };
+    },
+  );
+
+  app.get(
+    '/:accountId/count',
+    { schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
+    async (req) => ({ count: await contacts.count(req.userId, req.params.accountId, filterOf(req.query)) }),
+  );
+
+  app.get('/:accountId/tags', { schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>
+    contacts.tags(req.userId, req.params.accountId),
+  );
+
+  app.get(
+    '/:accountId/filter-options',
+    { schema: { tags, params: accountParamsSchema, response: { 200: filterOptionsResponseSchema } } },
+    (req) => contacts.filterOptions(req.userId, req.params.accountId),
+  );
+
+  app.get(
+    '/:accountId/custom-fields/:fieldName/values',
+    { schema: { tags, params: fieldParamsSchema, querystring: fieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } } },
+    async (req) => ({
+      field: req.params.fieldName,
+      values: await contacts.fieldValues(req.userId, req.params.accountId, req.params.fieldName, req.query),
+    }),
+  );
+
+  app.get(
+    '/:accountId/custom-fields/:fieldName/values/filtered',
+    {
+      schema: { tags, params: fieldParamsSchema, querystring: filteredFieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } },
+    },
+    async (req) => {
+      // The values a field offers under the other filters: its own filter is left out.
+      const excluded = req.query.excludeFieldName ?? req.params.fieldName;
+      const filter = filterOf(req.query);
+      const customFieldFilters = Object.fromEntries(Object.entries(filter.customFieldFilters ?? {}).filter(([name]) => name !== excluded));
+      return {
+        field: req.params.fieldName,
+        values: await contacts.fieldValues(req.userId, req.params.accountId, req.params.fieldName, {
+          filter: { ...filter, customFieldFilters },
+          search: req.query.search,
+          limit: req.query.limit,
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/:accountId/export',
+    { schema: { tags, params: accountParamsSchema, body: exportBodySchema.optional() } },
+    async (req, reply) => {
+      const account = await contacts.ownedAccount(req.userId, req.params.accountId);
+      const body = exportBodySchema.parse(req.body ?? {});
+      const fieldNames = await contacts.exportFieldNames(req.userId, account.id);
+      const date = new Date().toISOString().slice(0, 10);
+      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.userId, accountId: account.id, filter: body, fieldNames }));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="contactos-${account.subdomain}-${date}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
+  );
+}

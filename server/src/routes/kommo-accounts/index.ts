@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParamsSchema, okSchema } from '@masivo/contract/common';
+import {
+  createKommoAccountSchema,
+  kommoAccountSchema,
+  kommoCustomFieldsRequestSchema,
+  kommoFieldSchema,
+  syncContactsRequestSchema,
+  syncStartedSchema,
+  syncStatusSchema,
+  updateKommoAccountSchema,
+} from '@masivo/contract/kommo-accounts';
+import { createKommoAccountsService } from '../../services/kommo-accounts/kommo-accounts-service';
+
+/** Spec §7 "CRM accounts", under /api/kommo. */
+export default async function kommoAccountRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const accounts = createKommoAccountsService(app.ctx);
+  const tags = ['kommo'];
+
+  app.get('/accounts', { schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
+    accounts.list(req.userId),
+  );
+
+  app.get('/accounts/:id', { schema: { tags, params: idParamsSchema, response: { 200: kommoAccountSchema } } }, (req) =>
+    accounts.get(req.userId, req.params.id),
+  );
+
+  app.post(
+    '/accounts',
+    { schema: { tags, body: createKommoAccountSchema, response: { 201: kommoAccountSchema } } },
+    async (req, reply) => reply.code(201).send(await accounts.create(req.userId, req.body)),
+  );
+
+  app.put(
+    '/accounts/:id',
+    { schema: { tags, params: idParamsSchema, body: updateKommoAccountSchema, response: { 200: kommoAccountSchema } } },
+    (req) => accounts.update(req.userId, req.params.id, req.body),
+  );
+
+  app.delete('/accounts/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (req) => {
+    await accounts.remove(req.userId, req.params.id);
+    return { success: true as const, message: 'Cuenta eliminada exitosamente' };
+  });
+
+  app.post(
+    '/custom-fields',
+    { schema: { tags, body: kommoCustomFieldsRequestSchema, response: { 200: z.array(kommoFieldSchema) } } },
+    (req) => accounts.fetchCustomFields(req.body),
+  );
+
+  app.post(
+    '/sync-contacts',
+    { schema: { tags, body: syncContactsRequestSchema, response: { 202: syncStartedSchema } } },
+    async (req, reply) => {
+      const account = await accounts.startSync(req.userId, req.body.account_id, req.body.full);
+      return reply.code(202).send({ success: true as const, message: 'Sincronización iniciada', account });
+    },
+  );
+
+  app.get(
+    '/accounts/:id/sync-status',
+    { schema: { tags, params: idParamsSchema, response: { 200: syncStatusSchema } } },
+    (req) => accounts.syncStatus(req.userId, req.params.id),
+  );
+}

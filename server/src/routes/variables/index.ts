@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idSchema } from '@masivo/contract/common';
+import {
+  availableVariableSchema,
+  previewResponseSchema,
+  previewSchema,
+  saveMappingsSchema,
+  templateVariablesResponseSchema,
+  testMappingResponseSchema,
+  testMappingSchema,
+  variableMappingSchema,
+} from '@masivo/contract/variables';
+import { createVariableService } from '../../services/variables/variable-service';
+
+const tags = ['variables'];
+const accountParams = z.object({ accountId: idSchema });
+const templateParams = z.object({ templateId: idSchema });
+
+export default async function variableRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const service = createVariableService(app.ctx);
+
+  app.get(
+    '/template/:templateId',
+    { schema: { tags, params: templateParams, response: { 200: templateVariablesResponseSchema } } },
+    (req) => service.forTemplate(req.userId, req.params.templateId),
+  );
+
+  app.get(
+    '/template/:templateId/mappings',
+    { schema: { tags, params: templateParams, response: { 200: z.array(variableMappingSchema) } } },
+    (req) => service.getMappings(req.userId, req.params.templateId),
+  );
+
+  app.post(
+    '/template/:templateId/mappings',
+    {
+      schema: {
+        tags,
+        params: templateParams,
+        body: saveMappingsSchema,
+        response: { 200: z.object({ success: z.boolean(), message: z.string(), mappings: z.array(variableMappingSchema) }) },
+      },
+    },
+    (req) => service.saveMappings(req.userId, req.params.templateId, req.body),
+  );
+
+  app.post(
+    '/template/:templateId/preview',
+    { schema: { tags, params: templateParams, body: previewSchema, response: { 200: previewResponseSchema } } },
+    (req) => service.preview(req.userId, req.params.templateId, req.body.sampleData),
+  );
+
+  app.post(
+    '/template/:templateId/test',
+    { schema: { tags, params: templateParams, body: testMappingSchema, response: { 200: testMappingResponseSchema } } },
+    (req) => service.test(req.userId, req.params.templateId, req.body.contactId),
+  );
+
+  // Registered last: a static "/template/..." path wins over this parameter anyway.
+  app.get('/:accountId/available', { schema: { tags, params: accountParams, response: { 200: z.array(availableVariableSchema) } } }, (req) =>
+    service.available(req.userId, req.params.accountId),
+  );
+}

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { CampaignMessagesPage, RecipientStatus, campaignMessagesQuerySchema } from '@masivo/contract/campaigns';
+import type { Db } from '../../db/client';
+import { loadCampaignRow } from './campaign-queries';
+import { isoOf, rowsOf } from './sql';
+
+export type CampaignMessagesQuery = z.output<typeof campaignMessagesQuerySchema>;
+
+interface RawMessage {
+  id: number | string;
+  contact_id: number | string | null;
+  contact_name: string | null;
+  phone: string | null;
+  status: RecipientStatus;
+  error_code: number | null;
+  error_message: string | null;
+  wamid: string | null;
+  attempts: number;
+  sent_at: string | null;
+  delivered_at: string | null;
+  read_at: string | null;
+  failed_at: string | null;
+}
+
+/** One page of a campaign's recipients in a stable order, optionally of one status. */
+export async function listMessages(db: Db, userId: number, id: number, query: CampaignMessagesQuery): Promise<CampaignMessagesPage> {
+  await loadCampaignRow(db, userId, id);
+  const page = query.page ?? 1;
+  const limit = query.limit ?? 50;
+  const where = query.status
+    ? sql`r.campaign_id = ${id} and r.status = ${query.status}`
+    : sql`r.campaign_id = ${id}`;
+  const [count] = await rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from campaign_recipients r where ${where}`);
+  const rows = await rowsOf<RawMessage>(
+    db,
+    sql`select r.id, r.contact_id, c.name as contact_name, coalesce(r.phone, c.phone_raw) as phone, r.status,
+          r.error_code, r.error_message, r.wamid, r.attempts,
+          ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
+          ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at
+        from campaign_recipients r
+        left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
+        where ${where}
+        order by r.id
+        limit ${limit} offset ${(page - 1) * limit}`,
+  );
+  return {
+    messages: rows.map((r) => ({
+      id: Number(r.id),
+      contact_id: r.contact_id === null ? null : Number(r.contact_id),
+      contact_name: r.contact_name,
+      phone: r.phone,
+      status: r.status,
+      error_code: r.error_code === null ? null : Number(r.error_code),
+      error_message: r.error_message,
+      wamid: r.wamid,
+      attempts: Number(r.attempts),
+      sent_at: r.sent_at,
+      delivered_at: r.delivered_at,
+      read_at: r.read_at,
+      failed_at: r.failed_at,
+    })),
+    total: Number(count?.n ?? 0),
+    page,
+    limit,
+  };
+}

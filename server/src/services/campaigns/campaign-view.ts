@@ -1,0 +1,50 @@
+import { contactFilterSchema } from '@masivo/contract/contact-filter';
+import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from '@masivo/contract/campaigns';
+import type { campaigns } from '../../db/schema/index';
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The API view of a campaign (contract campaignSchema). */
+export function toCampaign(row: CampaignRow): Campaign {
+  const parsedFilters = contactFilterSchema.safeParse(row.filters ?? {});
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: (CAMPAIGN_STATUSES as readonly string[]).includes(row.status) ? row.status : 'draft',
+    message_type: row.messageType,
+    message_content: row.messageContent,
+    template_id: row.templateId,
+    template_name: row.templateName,
+    template_language: row.templateLanguage,
+    kommo_account_id: row.kommoAccountId,
+    whatsapp_account_id: row.whatsappAccountId,
+    filters: parsedFilters.success ? parsedFilters.data : contactFilterSchema.parse({}),
+    total_recipients: row.totalRecipients,
+    messages_sent: row.messagesSent,
+    delivered_count: row.deliveredCount,
+    read_count: row.readCount,
+    failed_count: row.failedCount,
+    skipped_count: row.skippedCount,
+    unknown_count: row.unknownCount,
+    pending_count: row.pendingCount,
+    pause_reason: row.pauseReason,
+    scheduled_at: iso(row.scheduledAt),
+    started_at: iso(row.startedAt),
+    completed_at: iso(row.completedAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** Spec §4 labels, for Spanish conflict messages. */
+export const STATUS_LABEL: Record<CampaignStatus, string> = {
+  draft: 'Borrador',
+  scheduled: 'Programada',
+  sending: 'Enviando',
+  completed: 'Completada',
+  paused: 'Pausada',
+  cancelled: 'Cancelada',
+};

@@ -1,0 +1,48 @@
+import { createCampaignSchema, type Campaign, type CreateCampaignInput } from '@masivo/contract/campaigns';
+import type { AppContext } from '../../context';
+import { campaigns } from '../../db/schema/index';
+import { countContacts } from '../contacts/filter-engine';
+import {
+  assertCampaignTemplate,
+  assertOwnKommoAccount,
+  assertOwnWhatsAppAccount,
+  parseSchedule,
+  parseWith,
+} from './campaign-references';
+import { toCampaign } from './campaign-view';
+
+/**
+ * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
+ * at is checked now, and `total_recipients` is the filter's current count (the audience
+ * itself is frozen at the first start).
+ */
+export async function createCampaign(ctx: AppContext, userId: number, input: CreateCampaignInput): Promise<Campaign> {
+  const data = parseWith(createCampaignSchema, input);
+  const { db } = ctx;
+  await assertOwnKommoAccount(db, userId, data.kommo_account_id);
+  await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
+  const { template } = await assertCampaignTemplate(db, userId, data.template_id, data.whatsapp_account_id);
+  const scheduledAt = parseSchedule(data.scheduled_at);
+  const total = await countContacts(db, { userId, accountId: data.kommo_account_id, filter: data.filters });
+
+  const [row] = await db
+    .insert(campaigns)
+    .values({
+      userId,
+      name: data.name,
+      description: data.description,
+      status: scheduledAt ? 'scheduled' : 'draft',
+      messageType: 'template',
+      kommoAccountId: data.kommo_account_id,
+      whatsappAccountId: data.whatsapp_account_id,
+      templateId: template.id,
+      templateName: template.name,
+      templateLanguage: template.language,
+      filters: data.filters,
+      totalRecipients: total,
+      pendingCount: 0,
+      scheduledAt,
+    })
+    .returning();
+  return toCampaign(row);
+}

@@ -1,0 +1,274 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { jsonParam, rowsOf } from './sql';
+
+/**
+ * Every change of a recipient's state goes through one of the statements below. Each one
+ * locks the rows it touches (in id order, so two writers never deadlock on recipients),
+ * computes the new values from the locked, current version, writes only rows that really
+ * change, and adds the before/after difference of each changed row to its campaign's
+ * counters IN THE SAME STATEMENT. Counters are therefore exact at every commit, survive any
+ * crash, and cost one UPDATE of the campaign row per batch instead of a recount.
+ *
+ * Counter meaning: messages_sent = sent_at set (Meta accepted it); delivered/read = their
+ * timestamps set (read implies delivered); failed/skipped/unknown = status; pending =
+ * status pending or sending (not settled yet).
+ */
+
+/** Statuses a delivery report can still move forward from. */
+const RANK_OF = (status: SQL) =>
+  sql`(case ${status} when 'sent' then 3 when 'delivered' then 4 when 'read' then 5 else 0 end)`;
+
+/**
+ * `n` must be a CTE with: id, campaign_id, old_status, old_sent, old_delivered, old_read and
+ * the new status, attempts, next_attempt_at, claimed_at, claim_owner, wamid, error_code,
+ * error_message, sent_at, delivered_at, read_at, failed_at.
+ */
+function writeAndCount(ctes: SQL): SQL {
+  return sql`with ${ctes},
+  changed as (
+    update campaign_recipients r set
+      status = n.status, attempts = n.attempts, next_attempt_at = n.next_attempt_at,
+      claimed_at = n.claimed_at, claim_owner = n.claim_owner, wamid = n.wamid,
+      error_code = n.error_code, error_message = n.error_message,
+      sent_at = n.sent_at, delivered_at = n.delivered_at, read_at = n.read_at, failed_at = n.failed_at
+    from n
+    where r.id = n.id
+      and (r.status, r.attempts, r.next_attempt_at, r.wamid, r.error_code, r.error_message,
+           r.sent_at, r.delivered_at, r.read_at, r.failed_at)
+        is distinct from
+          (n.status, n.attempts, n.next_attempt_at, n.wamid, n.error_code, n.error_message,
+           n.sent_at, n.delivered_at, n.read_at, n.failed_at)
+    returning r.id, r.campaign_id, n.old_status, r.status as new_status,
+      n.old_sent, r.sent_at is not null as new_sent,
+      n.old_delivered, r.delivered_at is not null as new_delivered,
+      n.old_read, r.read_at is not null as new_read
+  ),
+  deltas as (
+    select campaign_id,
+      sum(new_sent::int - old_sent::int) as sent,
+      sum(new_delivered::int - old_delivered::int) as delivered,
+      sum(new_read::int - old_read::int) as read,
+      sum((new_status = 'failed')::int - (old_status = 'failed')::int) as failed,
+      sum((new_status = 'skipped')::int - (old_status = 'skipped')::int) as skipped,
+      sum((new_status = 'unknown')::int - (old_status = 'unknown')::int) as unknown,
+      sum((new_status in ('pending', 'sending'))::int - (old_status in ('pending', 'sending'))::int) as pending
+    from changed group by campaign_id
+  ),
+  bumped as (
+    update campaigns c set
+      messages_sent = c.messages_sent + d.sent,
+      delivered_count = c.delivered_count + d.delivered,
+      read_count = c.read_count + d.read,
+      failed_count = c.failed_count + d.failed,
+      skipped_count = c.skipped_count + d.skipped,
+      unknown_count = c.unknown_count + d.unknown,
+      pending_count = c.pending_count + d.pending,
+      updated_at = now()
+    from deltas d
+    where c.id = d.campaign_id
+    returning c.id
+  )
+  select (select count(*) from changed)::int as changed, (select count(*) from bumped)::int as campaigns`;
+}
+
+/** The locked current version of the rows, with the "before" flags the counters need. */
+const OLD_COLUMNS = sql.raw(`o.id, o.campaign_id, o.status as old_status, o.sent_at is not null as old_sent,
+  o.delivered_at is not null as old_delivered, o.read_at is not null as old_read`);
+
+/**
+ * No retry here: inside a transaction a deadlock aborts the whole transaction, so callers
+ * retry at their level (retryOnConflict around the statement or the transaction).
+ */
+async function run(db: Db, statement: SQL): Promise<number> {
+  const [row] = await rowsOf<{ changed: number | string }>(db, statement);
+  return Number(row?.changed ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Delivery facts: the sender's "accepted" and the webhook statuses.
+
+export interface DeliveryFact {
+  recipientId: number;
+  /** Meta's message id, when known. */
+  wamid?: string | null;
+  /** Accepted by Meta at (ISO); also implied by delivered/read. */
+  sentAt?: string | null;
+  deliveredAt?: string | null;
+  readAt?: string | null;
+  failed?: { at: string; code: number | null; message: string | null } | null;
+  /** The sender's own acceptance carries the freshest wamid (a retried unknown gets a new one). */
+  fromSender?: boolean;
+}
+
+/**
+ * Applies what is known about the delivery of some recipients. Monotonic: read ≥ delivered ≥
+ * sent; failed only before delivered; settled rows (failed, skipped) never move forward;
+ * duplicates and any order give the same result. Callers merge facts per recipient first
+ * (one fact per recipient per call).
+ */
+export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise<number> {
+  if (!facts.length) return 0;
+  const input = facts.map((f) => ({
+    id: f.recipientId,
+    wamid: f.wamid ?? null,
+    src: f.fromSender ? 'sender' : 'webhook',
+    rnk: f.readAt ? 5 : f.deliveredAt ? 4 : f.sentAt ? 3 : 0,
+    sent_ts: f.sentAt ?? f.deliveredAt ?? f.readAt ?? null,
+    delivered_ts: f.deliveredAt ?? f.readAt ?? null,
+    read_ts: f.readAt ?? null,
+    failed: !!f.failed,
+    failed_ts: f.failed?.at ?? null,
+    error_code: f.failed?.code ?? null,
+    error_message: f.failed?.message ?? null,
+  }));
+  const forward = sql`(o.status not in ('failed', 'skipped') and v.rnk > ${RANK_OF(sql`o.status`)})`;
+  const fails = sql`(v.failed and v.rnk < 4 and o.status in ('pending', 'sending', 'unknown', 'sent'))`;
+  return run(
+    db,
+    writeAndCount(sql`
+    v as (
+      select * from jsonb_to_recordset(${jsonParam(input)}) as v(
+        id bigint, wamid text, src text, rnk int, sent_ts timestamptz, delivered_ts timestamptz,
+        read_ts timestamptz, failed boolean, failed_ts timestamptz, error_code int, error_message text)
+    ),
+    o as (
+      select x.* from campaign_recipients x where x.id in (select id from v) order by x.id for update
+    ),
+    n as (
+      select s.id, s.campaign_id, s.old_status, s.old_sent, s.old_delivered, s.old_read,
+        s.new_status as status, s.attempts, s.next_attempt_at, s.claimed_at, s.claim_owner,
+        case when s.src = 'sender' then coalesce(s.wamid_new, s.wamid_old) else coalesce(s.wamid_old, s.wamid_new) end as wamid,
+        case when s.becomes_failed then s.v_error_code
+             when s.new_status in ('sent', 'delivered', 'read') and s.old_status in ('pending', 'sending', 'unknown') then null
+             else s.o_error_code end as error_code,
+        case when s.becomes_failed then s.v_error_message
+             when s.new_status in ('sent', 'delivered', 'read') and s.old_status in ('pending', 'sending', 'unknown') then null
+             else s.o_error_message end as error_message,
+        coalesce(s.o_sent_at, s.sent_ts) as sent_at,
+        case when s.new_status in ('failed', 'skipped') then s.o_delivered_at else coalesce(s.o_delivered_at, s.delivered_ts) end as delivered_at,
+        case when s.new_status in ('failed', 'skipped') then s.o_read_at else coalesce(s.o_read_at, s.read_ts) end as read_at,
+        case when s.becomes_failed then coalesce(s.failed_ts, now()) else s.o_failed_at end as failed_at
+      from (
+        select ${OLD_COLUMNS}, o.attempts, o.next_attempt_at, o.claimed_at, o.claim_owner,
+          o.wamid as wamid_old, v.wamid as wamid_new, v.src,
+          o.error_code as o_error_code, o.error_message as o_error_message,
+          v.error_code as v_error_code, v.error_message as v_error_message,
+          o.sent_at as o_sent_at, o.delivered_at as o_delivered_at, o.read_at as o_read_at, o.failed_at as o_failed_at,
+          v.sent_ts, v.delivered_ts, v.read_ts, v.failed_ts,
+          case when ${fails} then 'failed'
+               when ${forward} then (case v.rnk when 3 then 'sent' when 4 then 'delivered' else 'read' end)
+               else o.status end as new_status,
+          ${fails} as becomes_failed
+        from o join v on v.id = o.id
+      ) s
+    )`),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Outcomes of the sender's own claims that are not an acceptance.
+
+export type ClaimOutcome =
+  /** Transient error: try this recipient again after the delay. */
+  | { recipientId: number; kind: 'retry'; delayMs: number; code: number | null; message: string }
+  /** Permanent for this recipient. */
+  | { recipientId: number; kind: 'failed'; code: number | null; message: string }
+  /** Not sent on purpose (blacklisted since the audience was frozen). */
+  | { recipientId: number; kind: 'skipped'; message: string }
+  /** Claimed but never requested (pause, stop): back to pending, the attempt did not happen. */
+  | { recipientId: number; kind: 'released' }
+  /** Requested and refused for a reason that pauses the campaign: back to pending as it is. */
+  | { recipientId: number; kind: 'requeue'; code: number | null; message: string };
+
+/**
+ * Settles rows this process claimed. A row is only touched while it is still ours and in
+ * flight (sending, or unknown if recovery got there first), so a late flush cannot undo a
+ * webhook's verdict or another process's work.
+ */
+export async function applyClaimOutcomes(db: Db, owner: string, outcomes: ClaimOutcome[]): Promise<number> {
+  if (!outcomes.length) return 0;
+  const input = outcomes.map((o) => ({
+    id: o.recipientId,
+    kind: o.kind,
+    delay_ms: o.kind === 'retry' ? Math.max(0, Math.round(o.delayMs)) : 0,
+    error_code: 'code' in o ? o.code : null,
+    error_message: 'message' in o ? o.message : null,
+  }));
+  return run(
+    db,
+    writeAndCount(sql`
+    v as (
+      select * from jsonb_to_recordset(${jsonParam(input)}) as v(id bigint, kind text, delay_ms int, error_code int, error_message text)
+    ),
+    o as (
+      select x.* from campaign_recipients x
+      where x.id in (select id from v) and x.claim_owner = ${owner} and x.status in ('sending', 'unknown')
+      order by x.id for update
+    ),
+    n as (
+      select ${OLD_COLUMNS},
+        case v.kind when 'failed' then 'failed' when 'skipped' then 'skipped' else 'pending' end as status,
+        case when v.kind = 'released' then greatest(o.attempts - 1, 0) else o.attempts end as attempts,
+        case when v.kind = 'retry' then now() + v.delay_ms * interval '1 millisecond' else o.next_attempt_at end as next_attempt_at,
+        o.claimed_at, o.claim_owner, o.wamid,
+        case when v.kind = 'released' then o.error_code when v.kind = 'skipped' then null else v.error_code end as error_code,
+        case when v.kind = 'released' then o.error_message else v.error_message end as error_message,
+        o.sent_at, o.delivered_at, o.read_at,
+        case when v.kind = 'failed' then now() else o.failed_at end as failed_at
+      from o join v on v.id = o.id
+    )`),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Recovery and the operator's retry.
+
+export const UNKNOWN_MESSAGE = 'Sin confirmación de WhatsApp: el mensaje pudo haberse enviado o no';
+
+/**
+ * Rows in flight for longer than the grace period belong to a dead process or to a request
+ * whose answer was lost, and no webhook has settled them: they become unknown. Never resent
+ * automatically; the operator may retry them.
+ */
+export async function markStaleInFlightUnknown(db: Db, graceMs: number, limit = 5000): Promise<number> {
+  return run(
+    db,
+    writeAndCount(sql`
+    o as (
+      select x.* from campaign_recipients x
+      where x.status = 'sending' and x.claimed_at < now() - ${graceMs} * interval '1 millisecond'
+      order by x.id limit ${limit} for update skip locked
+    ),
+    n as (
+      select ${OLD_COLUMNS}, 'unknown'::text as status, o.attempts, o.next_attempt_at, o.claimed_at, o.claim_owner,
+        o.wamid, null::int as error_code, ${UNKNOWN_MESSAGE}::text as error_message,
+        o.sent_at, o.delivered_at, o.read_at, o.failed_at
+      from o
+    )`),
+  );
+}
+
+/** Meta asks not to retry 131049 (per-user marketing limit) before 24 hours. */
+const NOT_BEFORE_24H = 131049;
+
+/** failed and unknown → pending; anyone already sent, delivered or read is untouched. */
+export async function requeueFailedRecipients(db: Db, campaignId: number): Promise<number> {
+  return run(
+    db,
+    writeAndCount(sql`
+    o as (
+      select x.* from campaign_recipients x
+      where x.campaign_id = ${campaignId} and x.status in ('failed', 'unknown')
+      order by x.id for update
+    ),
+    n as (
+      select ${OLD_COLUMNS}, 'pending'::text as status, o.attempts,
+        case when o.error_code = ${NOT_BEFORE_24H} then greatest(now(), coalesce(o.failed_at, now()) + interval '24 hours')
+             else now() end as next_attempt_at,
+        o.claimed_at, o.claim_owner, o.wamid, null::int as error_code, null::text as error_message,
+        o.sent_at, o.delivered_at, o.read_at, null::timestamptz as failed_at
+      from o
+    )`),
+  );
+}

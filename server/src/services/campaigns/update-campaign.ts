@@ -1,0 +1,88 @@
+import { and, eq } from 'drizzle-orm';
+import { updateCampaignSchema, type Campaign, type CampaignStatus, type UpdateCampaignInput } from '@masivo/contract/campaigns';
+import type { AppContext } from '../../context';
+import { campaigns } from '../../db/schema/index';
+import { badRequest, conflict } from '../../lib/errors';
+import { countContacts } from '../contacts/filter-engine';
+import {
+  assertCampaignTemplate,
+  assertOwnKommoAccount,
+  assertOwnWhatsAppAccount,
+  parseSchedule,
+  parseWith,
+} from './campaign-references';
+import { loadCampaignRow } from './campaign-queries';
+import { campaignSignals } from './campaign-signals';
+import { STATUS_LABEL, toCampaign } from './campaign-view';
+
+const EDITABLE: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+
+/**
+ * Edits a campaign that is not sending. Fields left out stay as they are. The audience
+ * (Kommo account and filters) is fixed once the first start froze it; the WhatsApp account
+ * and template may change while paused (e.g. to replace a template Meta paused).
+ */
+export async function updateCampaign(ctx: AppContext, userId: number, id: number, input: UpdateCampaignInput): Promise<Campaign> {
+  const data = parseWith(updateCampaignSchema, input);
+  const { db } = ctx;
+  const row = await loadCampaignRow(db, userId, id);
+  if (!EDITABLE.includes(row.status)) {
+    throw conflict(`No se puede editar una campaña en estado ${STATUS_LABEL[row.status] ?? row.status}`);
+  }
+
+  const changes: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date() };
+  if (data.name !== undefined) changes.name = data.name;
+  if (data.description !== undefined) changes.description = data.description;
+
+  const kommoChanged = data.kommo_account_id !== undefined && data.kommo_account_id !== row.kommoAccountId;
+  const filtersChanged = data.filters !== undefined && JSON.stringify(data.filters) !== JSON.stringify(row.filters);
+  if ((kommoChanged || filtersChanged) && row.audienceFrozenAt) {
+    throw conflict('La audiencia ya se congeló al iniciar la campaña: no se pueden cambiar la cuenta Kommo ni los filtros');
+  }
+  const kommoAccountId = data.kommo_account_id ?? row.kommoAccountId;
+  if (kommoChanged) await assertOwnKommoAccount(db, userId, data.kommo_account_id!);
+  if (kommoChanged || filtersChanged) {
+    if (!kommoAccountId) throw badRequest('La cuenta Kommo es requerida');
+    const filter = data.filters ?? row.filters;
+    changes.kommoAccountId = kommoAccountId;
+    changes.filters = filter;
+    changes.totalRecipients = await countContacts(db, { userId, accountId: kommoAccountId, filter });
+  }
+
+  const whatsappChanged = data.whatsapp_account_id !== undefined && data.whatsapp_account_id !== row.whatsappAccountId;
+  const templateChanged = data.template_id !== undefined && data.template_id !== row.templateId;
+  if (whatsappChanged) await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id!);
+  if (whatsappChanged || templateChanged) {
+    const whatsappAccountId = data.whatsapp_account_id ?? row.whatsappAccountId;
+    const templateId = data.template_id ?? row.templateId;
+    if (!whatsappAccountId) throw badRequest('La cuenta de WhatsApp es requerida');
+    if (!templateId) throw badRequest('La plantilla es requerida');
+    const { template } = await assertCampaignTemplate(db, userId, templateId, whatsappAccountId);
+    Object.assign(changes, {
+      whatsappAccountId,
+      templateId,
+      templateName: template.name,
+      templateLanguage: template.language,
+    });
+  }
+
+  if (data.scheduled_at !== undefined) {
+    const scheduledAt = parseSchedule(data.scheduled_at);
+    if (row.status === 'paused') {
+      if (scheduledAt) throw conflict('Solo se puede programar una campaña en borrador o programada');
+    } else {
+      changes.scheduledAt = scheduledAt;
+      changes.status = scheduledAt ? 'scheduled' : 'draft';
+    }
+  }
+
+  // Only if nobody started or paused it in the meantime.
+  const [updated] = await db
+    .update(campaigns)
+    .set(changes)
+    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), eq(campaigns.status, row.status)))
+    .returning();
+  if (!updated) throw conflict('La campaña cambió de estado mientras se editaba; vuelve a intentarlo');
+  campaignSignals(ctx).changed(id);
+  return toCampaign(updated);
+}

@@ -1,0 +1,35 @@
+import type { KommoAccount, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
+import type { kommoAccounts } from '../../db/schema/kommo';
+
+type Row = typeof kommoAccounts.$inferSelect;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The API view of an account: everything but the token and the sync runner's bookkeeping. */
+export function toKommoAccount(r: Row): KommoAccount {
+  return {
+    id: r.id,
+    subdomain: r.subdomain,
+    phone_field_id: r.phoneFieldId,
+    country: r.country,
+    sync_status: r.syncStatus,
+    sync_total_contacts: r.syncTotalContacts,
+    sync_progress_contacts: r.syncProgressContacts,
+    last_sync_at: iso(r.lastSyncAt),
+    sync_error_message: r.syncErrorMessage,
+    created_at: iso(r.createdAt)!,
+    updated_at: iso(r.updatedAt)!,
+  };
+}
+
+export function toSyncStatus(r: Row): SyncStatusInfo {
+  const a = toKommoAccount(r);
+  return {
+    id: a.id,
+    sync_status: a.sync_status,
+    sync_total_contacts: a.sync_total_contacts,
+    sync_progress_contacts: a.sync_progress_contacts,
+    last_sync_at: a.last_sync_at,
+    sync_error_message: a.sync_error_message,
+  };
+}

@@ -1,0 +1,36 @@
+import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
+import type { whatsappAccounts } from '../../db/schema/index';
+
+export type WhatsAppAccountRow = typeof whatsappAccounts.$inferSelect;
+
+export const webhookUrlOf = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/api/webhooks/whatsapp`;
+
+/** The API view of an account: everything the screens show, never the token. */
+export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, publicUrl: string): WhatsAppAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    phone_number: row.phoneNumber,
+    display_phone_number: row.displayPhoneNumber,
+    phone_number_id: row.phoneNumberId,
+    business_account_id: row.businessAccountId,
+    kommo_account_id: row.kommoAccountId,
+    webhook_verify_token: row.webhookVerifyToken,
+    webhook_url: webhookUrlOf(publicUrl),
+    notes: row.notes,
+    is_active: row.isActive,
+    is_verified: row.isVerified,
+    quality_rating: row.qualityRating,
+    verified_name: row.verifiedName,
+    code_verification_status: row.codeVerificationStatus,
+    throughput_level: row.throughputLevel,
+    messaging_limit: row.messagingLimit,
+    rate_per_second: row.ratePerSecond,
+    daily_message_count: dailyCount,
+    last_message_sent_at: row.lastMessageSentAt?.toISOString() ?? null,
+    last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
+    has_access_token: !!row.accessTokenEnc,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

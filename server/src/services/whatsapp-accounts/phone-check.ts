@@ -1,0 +1,40 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { whatsappAccounts } from '../../db/schema/index';
+import type { GraphClient } from '../../integrations/whatsapp/graph-client';
+import { getPhoneNumberInfo, type PhoneNumberInfo } from '../../integrations/whatsapp/phone-numbers';
+import type { SecretBox } from '../../lib/secret-box';
+import type { WhatsAppAccountRow } from './account-view';
+
+/**
+ * Reads the number from Meta (`GET /{phone_number_id}`) and stores what it says: display
+ * number, verified name, quality, verification (is_verified = VERIFIED), throughput and
+ * messaging limit. Throws GraphApiError (Spanish, with Meta's reason) when Meta refuses.
+ */
+export async function checkPhoneNumber(
+  db: Db,
+  secrets: SecretBox,
+  graph: GraphClient,
+  row: WhatsAppAccountRow,
+): Promise<WhatsAppAccountRow> {
+  const info = await getPhoneNumberInfo(graph, secrets.open(row.accessTokenEnc), row.phoneNumberId);
+  const [updated] = await db
+    .update(whatsappAccounts)
+    .set({ ...phoneInfoColumns(info), lastCheckedAt: new Date(), updatedAt: new Date() })
+    .where(eq(whatsappAccounts.id, row.id))
+    .returning();
+  return updated ?? row;
+}
+
+function phoneInfoColumns(info: PhoneNumberInfo) {
+  const verification = info.code_verification_status?.toUpperCase() ?? null;
+  return {
+    displayPhoneNumber: info.display_phone_number ?? null,
+    verifiedName: info.verified_name ?? null,
+    qualityRating: info.quality_rating?.toUpperCase() ?? null,
+    codeVerificationStatus: verification,
+    isVerified: verification === 'VERIFIED',
+    throughputLevel: info.throughput?.level ?? null,
+    messagingLimit: info.whatsapp_business_manager_messaging_limit ?? info.messaging_limit_tier ?? null,
+  };
+}

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import type {
+  CreateWhatsAppAccountInput,
+  TestWhatsAppAccountResponse,
+  UpdateWhatsAppAccountInput,
+  WhatsAppAccount,
+  WhatsAppAccountStats,
+} from '@masivo/contract/whatsapp-accounts';
+import { createWhatsAppAccountSchema, updateWhatsAppAccountSchema } from '@masivo/contract/whatsapp-accounts';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { kommoAccounts, whatsappAccounts, whatsappMessageCounts } from '../../db/schema/index';
+import { graphClientFor } from '../../integrations/whatsapp/graph-client-cache';
+import { GraphApiError } from '../../integrations/whatsapp/graph-errors';
+import { conflict, notFound } from '../../lib/errors';
+import { toWhatsAppAccount, type WhatsAppAccountRow } from './account-view';
+import { checkPhoneNumber } from './phone-check';
+
+type CreateInput = z.output<typeof createWhatsAppAccountSchema>;
+type UpdateInput = z.output<typeof updateWhatsAppAccountSchema>;
+export type { CreateWhatsAppAccountInput, UpdateWhatsAppAccountInput };
+
+const NOT_FOUND = 'Cuenta de WhatsApp no encontrada';
+
+/** The verify token Meta echoes when subscribing the webhook; generated when the operator leaves it blank. */
+const newVerifyToken = () => randomBytes(18).toString('base64url');
+
+export function createWhatsAppAccountService(ctx: AppContext) {
+  const { db, secrets, config } = ctx;
+  const graph = () => graphClientFor(config.WHATSAPP_GRAPH_URL);
+
+  const todayCount = sql<number>`coalesce((select ${whatsappMessageCounts.sent} from ${whatsappMessageCounts}
+    where ${whatsappMessageCounts.whatsappAccountId} = ${whatsappAccounts.id} and ${whatsappMessageCounts.day} = current_date), 0)`;
+
+  async function view(row: WhatsAppAccountRow): Promise<WhatsAppAccount> {
+    const [count] = await db
+      .select({ sent: whatsappMessageCounts.sent })
+      .from(whatsappMessageCounts)
+      .where(and(eq(whatsappMessageCounts.whatsappAccountId, row.id), sql`${whatsappMessageCounts.day} = current_date`));
+    return toWhatsAppAccount(row, count?.sent ?? 0, config.PUBLIC_URL);
+  }
+
+  async function owned(userId: number, id: number): Promise<WhatsAppAccountRow> {
+    const [row] = await db
+      .select()
+      .from(whatsappAccounts)
+      .where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)))
+      .limit(1);
+    if (!row) throw notFound(NOT_FOUND);
+    return row;
+  }
+
+  async function assertKommoAccount(userId: number, kommoAccountId: number | null | undefined) {
+    if (!kommoAccountId) return;
+    const [row] = await db
+      .select({ id: kommoAccounts.id })
+      .from(kommoAccounts)
+      .where(and(eq(kommoAccounts.id, kommoAccountId), eq(kommoAccounts.userId, userId)));
+    if (!row) throw notFound('Cuenta Kommo no encontrada');
+  }
+
+  /** One account per Meta number per user, or webhooks could not tell which one they are for. */
+  async function assertUniqueNumber(userId: number, phoneNumberId: string, exceptId?: number) {
+    const clash = await db
+      .select({ id: whatsappAccounts.id })
+      .from(whatsappAccounts)
+      .where(
+        and(
+          eq(whatsappAccounts.userId, userId),
+          eq(whatsappAccounts.phoneNumberId, phoneNumberId),
+          exceptId ? ne(whatsappAccounts.id, exceptId) : undefined,
+        ),
+      );
+    if (clash.length) throw conflict('Ya tienes una cuenta de WhatsApp con ese ID de número de teléfono');
+  }
+
+  return {
+    owned,
+
+    async list(userId: number): Promise<WhatsAppAccount[]> {
+      const rows = await db
+        .select({ row: whatsappAccounts, today: todayCount })
+        .from(whatsappAccounts)
+        .where(eq(whatsappAccounts.userId, userId))
+        .orderBy(asc(whatsappAccounts.id));
+      return rows.map(({ row, today }) => toWhatsAppAccount(row, Number(today), config.PUBLIC_URL));
+    },
+
+    async get(userId: number, id: number) {
+      return view(await owned(userId, id));
+    },
+
+    async create(userId: number, input: CreateInput): Promise<WhatsAppAccount> {
+      await assertKommoAccount(userId, input.kommo_account_id);
+      await assertUniqueNumber(userId, input.phone_number_id);
+      const [row] = await db
+        .insert(whatsappAccounts)
+        .values({
+          userId,
+          name: input.name,
+          phoneNumber: input.phone_number,
+          phoneNumberId: input.phone_number_id,
+          accessTokenEnc: secrets.seal(input.access_token),
+          businessAccountId: input.business_account_id,
+          kommoAccountId: input.kommo_account_id ?? null,
+          webhookVerifyToken: input.webhook_verify_token ?? newVerifyToken(),
+          notes: input.notes ?? null,
+          isActive: input.is_active ?? true,
+          ratePerSecond: input.rate_per_second ?? 80,
+        })
+        .returning();
+      return view(row!);
+    },
+
+    async update(userId: number, id: number, input: UpdateInput): Promise<WhatsAppAccount> {
+      const current = await owned(userId, id);
+      if (input.kommo_account_id !== undefined) await assertKommoAccount(userId, input.kommo_account_id);
+      if (input.phone_number_id) await assertUniqueNumber(userId, input.phone_number_id, id);
+      const numberChanged =
+        (input.phone_number_id && input.phone_number_id !== current.phoneNumberId) ||
+        (input.access_token !== undefined && secrets.open(current.accessTokenEnc) !== input.access_token);
+      const [row] = await db
+        .update(whatsappAccounts)
+        .set({
+          name: input.name,
+          ...(input.phone_number !== undefined && { phoneNumber: input.phone_number }),
+          ...(input.phone_number_id !== undefined && { phoneNumberId: input.phone_number_id }),
+          ...(input.business_account_id !== undefined && { businessAccountId: input.business_account_id }),
+          // A blank token keeps the current one (spec §5).
+          ...(input.access_token !== undefined && { accessTokenEnc: secrets.seal(input.access_token) }),
+          ...(input.kommo_account_id !== undefined && { kommoAccountId: input.kommo_account_id }),
+          ...(input.webhook_verify_token !== undefined && { webhookVerifyToken: input.webhook_verify_token }),
+          ...(input.notes !== undefined && { notes: input.notes }),
+          ...(input.is_active !== undefined && { isActive: input.is_active }),
+          ...(input.rate_per_second !== undefined && { ratePerSecond: input.rate_per_second }),
+          // What Meta told about the old number or token no longer holds.
+          ...(numberChanged && { isVerified: false, lastCheckedAt: null }),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)))
+        .returning();
+      if (!row) throw notFound(NOT_FOUND);
+      return view(row);
+    },
+
+    async remove(userId: number, id: number) {
+      await owned(userId, id);
+      try {
+        await db.delete(whatsappAccounts).where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)));
+      } catch (err) {
+        if (isForeignKeyViolation(err)) {
+          throw conflict('No se puede eliminar la cuenta: tiene campañas asociadas. Elimina primero esas campañas.');
+        }
+        throw err;
+      }
+      return { success: true as const, message: 'Cuenta de WhatsApp eliminada' };
+    },
+
+    async stats(userId: number): Promise<WhatsAppAccountStats> {
+      const [row] = await ctx.database.rows<{
+        total: number;
+        active: number;
+        verified: number;
+        today: number;
+        month: number;
+      }>(sql`
+        select
+          (select count(*) from whatsapp_accounts where user_id = ${userId})::int as total,
+          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_active)::int as active,
+          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_verified)::int as verified,
+          coalesce(sum(c.sent) filter (where c.day = current_date), 0)::int as today,
+          coalesce(sum(c.sent) filter (where c.day >= date_trunc('month', current_date)::date), 0)::int as month
+        from whatsapp_message_counts c
+        join whatsapp_accounts a on a.id = c.whatsapp_account_id
+        where a.user_id = ${userId} and c.day >= date_trunc('month', current_date)::date`);
+      return {
+        total_accounts: Number(row?.total ?? 0),
+        active_accounts: Number(row?.active ?? 0),
+        verified_accounts: Number(row?.verified ?? 0),
+        daily_messages_sent: Number(row?.today ?? 0),
+        monthly_messages_sent: Number(row?.month ?? 0),
+      };
+    },
+
+    /** Spec: a failed test is not an HTTP error; it answers `{ success: false, error }` with Meta's reason. */
+    async test(userId: number, id: number): Promise<TestWhatsAppAccountResponse> {
+      const row = await owned(userId, id);
+      try {
+        const updated = await checkPhoneNumber(db, secrets, graph(), row);
+        return { success: true, message: 'Conexión exitosa con la API de WhatsApp', account: await view(updated) };
+      } catch (err) {
+        if (err instanceof GraphApiError) return { success: false, error: err.message };
+        throw err;
+      }
+    },
+
+    async refresh(userId: number, id: number): Promise<WhatsAppAccount> {
+      const row = await owned(userId, id);
+      return view(await checkPhoneNumber(db, secrets, graph(), row));
+    },
+  };
+}
+
+export type WhatsAppAccountService = ReturnType<typeof createWhatsAppAccountService>;
+
+function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23503' || e?.cause?.code === '23503';
+}

@@ -1,0 +1,53 @@
+import { startKommoSim, type KommoSim } from '@masivo/simulators/kommo';
+import { createKommoClient } from '../../src/integrations/kommo/client';
+import { startKommoSyncRunner } from '../../src/engine/kommo-sync/sync-runner';
+import type { BackgroundWork } from '../../src/engine/index';
+import { createTestApp, type TestApp } from './app';
+
+/** A test app pointed at a fresh Kommo simulator, with a fast-failing client for the runner. */
+export interface KommoTestEnv {
+  t: TestApp;
+  sim: KommoSim;
+  runner: BackgroundWork | null;
+  startRunner(opts?: { leaseMs?: number }): BackgroundWork;
+  close(): Promise<void>;
+}
+
+export async function createKommoTestEnv(opts: { rps?: number; contacts?: number } = {}): Promise<KommoTestEnv> {
+  const sim = await startKommoSim({ rps: opts.rps ?? 50, accounts: [] });
+  const t = await createTestApp({ KOMMO_BASE_URL: sim.baseUrlTemplate, KOMMO_RPS: String(opts.rps ?? 50) });
+  const env: KommoTestEnv = {
+    t,
+    sim,
+    runner: null,
+    startRunner(o = {}) {
+      const client = createKommoClient({
+        baseUrlTemplate: sim.baseUrlTemplate,
+        rps: opts.rps ?? 50,
+        timeoutMs: 1500,
+        retries: 3,
+        backoffMs: 20,
+      });
+      env.runner = startKommoSyncRunner(t.ctx, { client, pollMs: 50, leaseMs: o.leaseMs ?? 5000 });
+      return env.runner;
+    },
+    async close() {
+      await env.runner?.stop();
+      await t.close();
+      await sim.close();
+    },
+  };
+  return env;
+}
+
+/** Polls the sync-status route until the sync leaves 'syncing'. */
+export async function waitForSync(t: TestApp, headers: Record<string, string>, accountId: number, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.app.inject({ method: 'GET', url: `/api/kommo/accounts/${accountId}/sync-status`, headers });
+    const body = res.json();
+    if (body.sync_status !== 'syncing') return body;
+    if (Date.now() > deadline) throw new Error(`sync still running: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,51 @@
+// /__control endpoints: drive a WhatsApp simulator running in another process.
+import type { FastifyInstance } from 'fastify';
+import type { WhatsAppState } from './state';
+import type { NumberInput, RecipientBehaviour, TemplateInput, WhatsAppFault } from './types';
+
+type Query = Record<string, string | undefined>;
+
+function positiveInt(v: string | undefined): number | undefined {
+  const n = Number.parseInt(v ?? '', 10);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppState): void {
+  // Control calls answer {ok:true} or 400 {error}.
+  const act = (fn: (body: any) => unknown) => async (req: { body: unknown }) => {
+    const result = await fn(req.body ?? {});
+    return result === undefined ? { ok: true } : result;
+  };
+
+  app.post('/__control/numbers', act((b: NumberInput) => void state.addNumber(b)));
+  app.post('/__control/templates', act((b: TemplateInput) => {
+    const t = state.addTemplate(b);
+    return { ok: true, id: t.id };
+  }));
+  app.get<{ Querystring: Query }>('/__control/templates', async (req) => state.templates.list(req.query.wabaId ?? ''));
+  app.post('/__control/configure', act((b) => state.configure(b)));
+  app.post('/__control/throughput', act((b: { phoneNumberId: string; perSecond: number }) => state.setThroughput(b.phoneNumberId, b.perSecond)));
+  app.post('/__control/recipient', act((b: { phone: string; behaviour: RecipientBehaviour }) => state.setRecipientBehaviour(b.phone, b.behaviour)));
+  app.post('/__control/fault', act((b: WhatsAppFault) => state.injectFault(b)));
+  app.post('/__control/inbound', act((b: { phoneNumberId: string; from: string; text: string }) => state.sendInbound(b)));
+  app.post('/__control/flush', act(() => state.webhooks.flush()));
+  app.post('/__control/reset', act(() => state.reset()));
+
+  app.get<{ Querystring: Query }>('/__control/messages', async (req) => ({
+    total: state.log.size,
+    messages: state.log.messages({ phoneNumberId: req.query.phoneNumberId, to: req.query.to, limit: positiveInt(req.query.limit) ?? 100 }),
+  }));
+  app.get('/__control/counts', async () => Object.fromEntries(state.log.countsByRecipient()));
+  app.get('/__control/duplicates', async () => state.log.duplicates());
+  app.get<{ Querystring: Query }>('/__control/timestamps', async (req) => state.log.timestamps(req.query.phoneNumberId ?? ''));
+  app.get<{ Querystring: Query }>('/__control/max-window', async (req) => ({
+    max: state.log.maxInAnyWindow(req.query.phoneNumberId ?? '', positiveInt(req.query.windowMs) ?? 1000),
+  }));
+  app.get('/__control/webhook-stats', async () => state.webhooks.stats());
+  app.get('/__control/stats', async () => ({
+    messages: state.log.size,
+    perNumber: state.log.perNumber(),
+    numbers: [...state.numbers.values()].map((n) => ({ phoneNumberId: n.phoneNumberId, wabaId: n.wabaId, throughput: n.throughput })),
+    webhooks: state.webhooks.stats(),
+  }));
+}

@@ -1,0 +1,179 @@
+// Graph API routes of the Cloud API simulator. Any /vNN.N/ version prefix is accepted.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endHang, firstString, sleep, type Hangs } from '../shared/server';
+import { graphError, invalidTokenError, templateError, unknownObjectError, type GraphError } from './errors';
+import { phoneNumberJson } from './phone-numbers';
+import { validateSend } from './send-validation';
+import type { WhatsAppState } from './state';
+import { TEMPLATE_FIELDS, templateJson } from './templates';
+
+type Req = FastifyRequest<{ Params: { version: string; id: string }; Querystring: Record<string, unknown> }>;
+
+const VERSION = /^v\d+\.\d+$/;
+const HANG_MS = 30_000;
+const DEFAULT_TEMPLATE_PAGE = 25;
+
+function send(reply: FastifyReply, e: GraphError): FastifyReply {
+  return reply.code(e.status).send(e.body);
+}
+
+function tokenOf(req: Req): string | undefined {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
+  return firstString(req.query.access_token);
+}
+
+function fieldsParam(req: Req): string[] | null {
+  const raw = firstString(req.query.fields);
+  return raw ? raw.split(',').map((f) => f.trim()).filter(Boolean) : null;
+}
+
+const cursor = {
+  encode: (id: string) => Buffer.from(id).toString('base64url'),
+  /** The template id a cursor carries, or null for a cursor this server did not make. */
+  decode: (c: string): bigint | null => {
+    const id = Buffer.from(c, 'base64url').toString();
+    return /^\d{1,20}$/.test(id) ? BigInt(id) : null;
+  },
+};
+
+export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, hangs: Hangs): void {
+  /** Version, token and object checks shared by every route; returns an error to send, if any. */
+  const check = (req: Req, kind: 'number' | 'waba' | 'any'): GraphError | null => {
+    if (!VERSION.test(req.params.version)) return graphError(100, `Unknown path components: /${req.params.version}`);
+    const token = tokenOf(req);
+    const { id } = req.params;
+    const number = state.numbers.get(id);
+    const isWaba = !number && state.isWaba(id);
+    if (kind === 'number' && number) return state.tokenValidForWaba(number.wabaId, token) ? null : invalidTokenError();
+    if (kind === 'waba' && isWaba) return state.tokenValidForWaba(id, token) ? null : invalidTokenError();
+    if (kind === 'any' && (number || isWaba)) {
+      return state.tokenValidForWaba(number ? number.wabaId : id, token) ? null : invalidTokenError();
+    }
+    return state.tokenKnown(token) ? unknownObjectError(id, req.method) : invalidTokenError();
+  };
+
+  const managementLimit = (wabaId: string): GraphError | null =>
+    state.countManagementCall(wabaId) ? null : graphError(80008);
+
+  app.get('/:version/:id', async (req: Req, reply) => {
+    const error = check(req, 'any');
+    if (error) return send(reply, error);
+    const number = state.numbers.get(req.params.id);
+    const wabaId = number ? number.wabaId : req.params.id;
+    const limited = managementLimit(wabaId);
+    if (limited) return send(reply, limited);
+    if (number) return phoneNumberJson(number, fieldsParam(req));
+    return { id: wabaId, name: `WABA ${wabaId}`, currency: 'USD', timezone_id: '1', message_template_namespace: `ns_${wabaId}`, account_review_status: 'APPROVED' };
+  });
+
+  app.get('/:version/:id/phone_numbers', async (req: Req, reply) => {
+    const error = check(req, 'waba') ?? managementLimit(req.params.id);
+    if (error) return send(reply, error);
+    const data = [...state.numbers.values()].filter((n) => n.wabaId === req.params.id).map((n) => phoneNumberJson(n, fieldsParam(req)));
+    return { data, paging: { cursors: { before: cursor.encode(data[0].id as string), after: cursor.encode(data[data.length - 1].id as string) } } };
+  });
+
+  app.post('/:version/:id/messages', async (req: Req, reply) => {
+    const error = check(req, 'number');
+    if (error) return send(reply, error);
+    const number = state.number(req.params.id);
+    const fault = state.faults.take(number.phoneNumberId);
+    switch (fault?.kind) {
+      case 'invalid_token':
+        return send(reply, invalidTokenError());
+      case '5xx':
+        return send(reply, graphError(2, undefined, {}, fault.status ?? 503));
+      case 'code':
+        return send(reply, graphError(fault.code as number, undefined, {}, fault.status));
+      case 'timeout':
+        return endHang(await hangs.wait(HANG_MS, (done) => reply.raw.once('close', done)), reply, () => send(reply, graphError(2, 'Request timed out', {}, 504)));
+    }
+    const checked = validateSend(req.body, number.wabaId, state.templates);
+    const result = checked.ok ? state.accept(number, checked.plan) : checked;
+    if (state.config.latencyMs > 0) await sleep(state.config.latencyMs);
+    if (fault?.kind === 'lost_response') {
+      // The message is accepted and its webhooks will come, but the caller never hears back.
+      reply.hijack();
+      reply.raw.destroy();
+      return reply;
+    }
+    if (!result.ok) return send(reply, result.error);
+    const plan = checked.ok ? checked.plan : null;
+    const message: Record<string, string> = { id: result.wamid };
+    if (plan?.kind === 'template') message.message_status = 'accepted';
+    return { messaging_product: 'whatsapp', contacts: [{ input: plan?.input ?? '', wa_id: result.waId }], messages: [message] };
+  });
+
+  app.get('/:version/:id/message_templates', async (req: Req, reply) => {
+    const error = check(req, 'waba') ?? managementLimit(req.params.id);
+    if (error) return send(reply, error);
+    const q = req.query;
+    const filters = { name: firstString(q.name), status: firstString(q.status), language: firstString(q.language), category: firstString(q.category) };
+    const all = state.templates.list(req.params.id).filter((t) =>
+      (!filters.name || t.name.includes(filters.name)) &&
+      (!filters.status || t.status === filters.status.toUpperCase()) &&
+      (!filters.language || t.language === filters.language) &&
+      (!filters.category || t.category === filters.category.toUpperCase()));
+    const rawLimit = Number.parseInt(firstString(q.limit) ?? '', 10);
+    const limit = Number.isFinite(rawLimit) && rawLimit > 0 ? Math.min(rawLimit, 1000) : DEFAULT_TEMPLATE_PAGE;
+    // Cursors carry a template id; ids grow with creation order, so a deleted cursor still works.
+    const after = firstString(q.after);
+    const before = firstString(q.before);
+    const afterId = after ? cursor.decode(after) : null;
+    const beforeId = before ? cursor.decode(before) : null;
+    if ((after && afterId === null) || (before && beforeId === null)) return send(reply, graphError(100, 'Invalid paging cursor'));
+    let start = 0;
+    let end = Math.min(all.length, limit);
+    if (afterId !== null) {
+      start = all.findIndex((t) => BigInt(t.id) > afterId);
+      if (start < 0) start = all.length;
+      end = Math.min(all.length, start + limit);
+    } else if (beforeId !== null) {
+      end = all.findIndex((t) => BigInt(t.id) >= beforeId);
+      if (end < 0) end = all.length;
+      start = Math.max(0, end - limit);
+    }
+    const page = all.slice(start, end);
+    const fields = fieldsParam(req)?.filter((f) => (TEMPLATE_FIELDS as readonly string[]).includes(f)) ?? null;
+    const body: Record<string, unknown> = { data: page.map((t) => templateJson(t, fields)) };
+    if (page.length > 0) {
+      const base = `http://${req.headers.host ?? 'localhost'}/${req.params.version}/${req.params.id}/message_templates`;
+      const params = (extra: Record<string, string>) => {
+        const p = new URLSearchParams();
+        for (const [k, v] of Object.entries(q)) if (typeof v === 'string' && k !== 'after' && k !== 'before') p.set(k, v);
+        p.set('limit', String(limit));
+        for (const [k, v] of Object.entries(extra)) p.set(k, v);
+        return `${base}?${p.toString()}`;
+      };
+      const paging: Record<string, unknown> = { cursors: { before: cursor.encode(page[0].id), after: cursor.encode(page[page.length - 1].id) } };
+      if (end < all.length) paging.next = params({ after: cursor.encode(page[page.length - 1].id) });
+      if (start > 0) paging.previous = params({ before: cursor.encode(page[0].id) });
+      body.paging = paging;
+    }
+    if (firstString(q.summary) === 'total_count') body.summary = { total_count: all.length };
+    return body;
+  });
+
+  app.post('/:version/:id/message_templates', async (req: Req, reply) => {
+    const error = check(req, 'waba') ?? managementLimit(req.params.id);
+    if (error) return send(reply, error);
+    const invalid = state.templates.validateCreate(req.params.id, req.body);
+    if (invalid) return send(reply, invalid);
+    const t = state.createTemplate(req.params.id, req.body);
+    return { id: t.id, status: t.status, category: t.category };
+  });
+
+  app.delete('/:version/:id/message_templates', async (req: Req, reply) => {
+    const error = check(req, 'waba') ?? managementLimit(req.params.id);
+    if (error) return send(reply, error);
+    const name = firstString(req.query.name);
+    if (!name) return send(reply, templateError(null, 'Invalid parameter', 'The parameter name is required.'));
+    const hsmId = firstString(req.query.hsm_id);
+    const removed = state.templates.delete(req.params.id, name, hsmId);
+    if (removed === 0) {
+      return send(reply, templateError(2593002, 'Message template not found', `No template named ${name}${hsmId ? ` with id ${hsmId}` : ''}.`));
+    }
+    return { success: true };
+  });
+}

@@ -1,0 +1,34 @@
+import type { CampaignStatus } from '@masivo/contract/campaigns';
+import { campaignStatusOf } from '../../../components/campaign-status';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+
+/** Spec: blue sending, green completed, yellow paused, red cancelled, gray otherwise. */
+export const PROGRESS_COLORS: Record<CampaignStatus, string> = {
+  sending: 'bg-blue-600',
+  completed: 'bg-green-600',
+  paused: 'bg-yellow-500',
+  cancelled: 'bg-red-600',
+  draft: 'bg-gray-400',
+  scheduled: 'bg-gray-400',
+};
+
+export function CampaignProgress({ status, percent, sent, total }: { status: string; percent: number; sent: number; total: number }) {
+  const s = campaignStatusOf(status);
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center justify-between text-sm text-gray-600">
+        <span>
+          {sent.toLocaleString('es-ES')} de {total.toLocaleString('es-ES')} mensajes enviados
+        </span>
+        <span className="font-medium">{percent}%</span>
+      </div>
+      <ProgressBar value={percent} className="h-3" barClassName={PROGRESS_COLORS[s]} />
+      {s === 'sending' && (
+        <p className="flex items-center gap-2 text-sm text-blue-600">
+          <span className="h-2 w-2 animate-pulse rounded-full bg-blue-600" />
+          <span className="animate-pulse">Enviando...</span>
+        </p>
+      )}
+    </div>
+  );
+}

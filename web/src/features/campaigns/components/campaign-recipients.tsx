@@ -1,0 +1,115 @@
+import { RECIPIENT_STATUSES, type Campaign, type CampaignMessage, type RecipientStatus } from '@masivo/contract/campaigns';
+import { useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { Spinner } from '../../../components/ui/spinner';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { useCampaignMessages } from '../api/get-campaign-messages';
+import { RECIPIENT_STATUS_LABELS, RECIPIENT_STATUS_TONES } from './recipient-status';
+
+const PAGE_SIZE = 50;
+
+/** Beyond the spec: every recipient with its delivery state and Meta's error, paged and filterable. */
+export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
+  const [status, setStatus] = useState<RecipientStatus | ''>('');
+  const [page, setPage] = useState(1);
+  const messages = useCampaignMessages(campaign.id, { status: status || undefined, page, limit: PAGE_SIZE }, campaign);
+  const total = messages.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+  return (
+    <Card className="overflow-hidden">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-6 py-4">
+        <h2 className="text-lg font-semibold text-gray-900">Destinatarios</h2>
+        <label className="flex items-center gap-2 text-sm text-gray-600">
+          Estado
+          <select
+            aria-label="Filtrar por estado"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as RecipientStatus | '');
+              setPage(1);
+            }}
+            className="rounded-md border border-gray-300 px-2 py-1 text-sm"
+          >
+            <option value="">Todos</option>
+            {RECIPIENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {RECIPIENT_STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {messages.isPending ? (
+        <Spinner className="py-10" />
+      ) : messages.isError ? (
+        <EmptyState title={messages.error.message || 'Error al cargar los destinatarios'} />
+      ) : messages.data.messages.length === 0 ? (
+        <EmptyState title={status ? 'No hay destinatarios con este estado' : 'La lista de destinatarios se genera al iniciar la campaña'} />
+      ) : (
+        <RecipientsTable rows={messages.data.messages} />
+      )}
+      {total > 0 && (
+        <div className="flex items-center justify-between border-t border-gray-200 px-6 py-3 text-sm text-gray-600">
+          <span>
+            {formatNumber(total)} destinatarios · Página {page} de {pages}
+          </span>
+          <div className="flex gap-2">
+            <Button variant="secondary" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              Anterior
+            </Button>
+            <Button variant="secondary" size="sm" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              Siguiente
+            </Button>
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-gray-200 text-sm">
+        <thead className="bg-gray-50">
+          <tr>
+            {['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído'].map((h) => (
+              <th key={h} scope="col" className="px-4 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-200 bg-white">
+          {rows.map((m) => (
+            <tr key={m.id}>
+              <td className="px-4 py-3 font-mono whitespace-nowrap text-gray-900">{m.phone ?? '-'}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
+              <td className="px-4 py-3 whitespace-nowrap">
+                <Badge tone={RECIPIENT_STATUS_TONES[m.status]}>{RECIPIENT_STATUS_LABELS[m.status]}</Badge>
+              </td>
+              <td className="max-w-sm px-4 py-3 text-gray-600">
+                {m.error_code !== null || m.error_message ? (
+                  <span>
+                    {m.error_code !== null && <span className="font-mono text-red-700">{m.error_code}</span>}
+                    {m.error_code !== null && m.error_message ? ' · ' : ''}
+                    {m.error_message}
+                  </span>
+                ) : (
+                  '-'
+                )}
+              </td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.sent_at)}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.delivered_at)}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.read_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

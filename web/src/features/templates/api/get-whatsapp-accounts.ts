@@ -1,0 +1,10 @@
+import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** The account picker of the toolbar (same cache entry as the accounts screen). */
+export const getWhatsAppAccounts = () => api.get<WhatsAppAccount[]>('/whatsapp-accounts');
+
+export const getWhatsAppAccountsQueryOptions = () => queryOptions({ queryKey: ['whatsapp-accounts'], queryFn: getWhatsAppAccounts });
+
+export const useWhatsAppAccounts = () => useQuery(getWhatsAppAccountsQueryOptions());

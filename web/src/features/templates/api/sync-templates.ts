@@ -1,0 +1,19 @@
+import type { SyncAllResult, SyncResult } from '@masivo/contract/templates';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { templatesKey } from './get-account-templates';
+
+export const syncTemplates = (whatsappAccountId: number) =>
+  api.post<SyncResult>('/templates/sync', { whatsapp_account_id: whatsappAccountId });
+
+export const syncAllTemplates = () => api.post<SyncAllResult>('/templates/sync-all');
+
+export function useSyncTemplates() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: syncTemplates, onSettled: () => qc.invalidateQueries({ queryKey: templatesKey }) });
+}
+
+export function useSyncAllTemplates() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: syncAllTemplates, onSettled: () => qc.invalidateQueries({ queryKey: templatesKey }) });
+}
