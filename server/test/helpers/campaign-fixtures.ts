@@ -148,6 +148,6 @@ export const simPromoTemplate = (wabaId: string) => ({
   wabaId,
   name: 'promo',
   language: 'es',
-  category: 'MARKETING',
+  category: 'MARKETING' as const,
   components: PROMO_COMPONENTS as Array<{ type: string; text?: string; format?: string; example?: unknown }>,
 });

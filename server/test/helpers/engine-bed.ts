@@ -8,6 +8,7 @@ import type { Campaign } from '@masivo/contract/campaigns';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
 import { createTestApp, type TestApp } from './app';
 import { seedCampaignWorld, simPromoTemplate, type CampaignWorld } from './campaign-fixtures';
+import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from './whatsapp-sim-process';
 
 export const APP_SECRET = 'test-whatsapp-app-secret';
 
@@ -18,9 +19,9 @@ export interface SimNumber {
   rate: number;
 }
 
-export interface EngineBed {
+export interface EngineBed<S = WhatsAppSim> {
   t: TestApp;
-  sim: WhatsAppSim;
+  sim: S;
   userId: number;
   engine: CampaignEngine;
   worlds: CampaignWorld[];
@@ -57,24 +58,50 @@ export async function startEngineBed(opts: {
   sim?: WhatsAppSimOptions;
   engine?: Partial<CampaignEngineOptions>;
 }): Promise<EngineBed> {
-  const sim = await startWhatsAppSim({
+  const sim = await startWhatsAppSim(simOptions(opts.numbers, opts.sim));
+  return buildBed(sim, sim.graphUrl, (url) => sim.configure({ webhookUrl: url }), () => sim.close(), opts);
+}
+
+/** The same, with the simulator in its own process (for rate measurements). */
+export async function startRemoteEngineBed(opts: {
+  numbers: SimNumber[];
+  contacts: number;
+  sim?: WhatsAppSimOptions;
+  engine?: Partial<CampaignEngineOptions>;
+}): Promise<EngineBed<RemoteWhatsAppSim>> {
+  const sim = await startWhatsAppSimProcess(simOptions(opts.numbers, opts.sim));
+  return buildBed(sim, sim.graphUrl, (url) => sim.control('POST', '/configure', { webhookUrl: url }), () => sim.close(), opts);
+}
+
+function simOptions(numbers: SimNumber[], extra: WhatsAppSimOptions = {}): WhatsAppSimOptions {
+  return {
     appSecret: APP_SECRET,
-    numbers: opts.numbers.map((n) => ({
+    numbers: numbers.map((n) => ({
       phoneNumberId: n.phoneNumberId,
       wabaId: n.wabaId,
       token: n.token,
       displayPhoneNumber: '5491100000000',
+      // Far above the numbers' rates: the simulator must not hide a pacing fault.
       throughput: 10_000,
     })),
-    templates: opts.numbers.map((n) => simPromoTemplate(n.wabaId)),
+    templates: numbers.map((n) => simPromoTemplate(n.wabaId)),
     deliveryRate: 1,
     readRate: 1,
     statusDelayMs: 20,
-    ...opts.sim,
-  });
-  const t = await createTestApp({ WHATSAPP_GRAPH_URL: sim.graphUrl, WHATSAPP_APP_SECRET: APP_SECRET });
+    ...extra,
+  };
+}
+
+async function buildBed<S>(
+  sim: S,
+  graphUrl: string,
+  setWebhookUrl: (url: string) => unknown,
+  closeSim: () => Promise<void>,
+  opts: { numbers: SimNumber[]; contacts: number; engine?: Partial<CampaignEngineOptions> },
+): Promise<EngineBed<S>> {
+  const t = await createTestApp({ WHATSAPP_GRAPH_URL: graphUrl, WHATSAPP_APP_SECRET: APP_SECRET });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  sim.configure({ webhookUrl: `${address}/api/webhooks/whatsapp` });
+  await setWebhookUrl(`${address}/api/webhooks/whatsapp`);
   const { userId } = await t.signUp();
   const worlds: CampaignWorld[] = [];
   for (const n of opts.numbers) {
@@ -113,7 +140,7 @@ export async function startEngineBed(opts: {
     },
     async close() {
       await engine.stop();
-      await sim.close();
+      await closeSim();
       await t.close();
     },
   };
@@ -131,7 +158,7 @@ export async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean,
 }
 
 /** Counters recomputed from the recipient rows (what the campaign's counters must equal). */
-export async function countersFromRows(bed: EngineBed, campaignId: number) {
+export async function countersFromRows(bed: EngineBed<unknown>, campaignId: number) {
   const [r] = await rowsOf<Record<string, number>>(
     bed.t.ctx.db,
     sql`select count(*)::int as total_recipients,

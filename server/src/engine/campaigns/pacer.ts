@@ -3,14 +3,17 @@
  * its rate, as Meta counts them on arrival:
  * - sends are spaced evenly at slightly under the rate (SAFETY), so network jitter between
  *   two sends a second apart cannot push an extra one into the same window;
- * - a late timer may catch up a few ms of missed slots, never more (no bursts after a stall);
+ * - slots missed while the event loop was busy (a database write, GC) may be caught up,
+ *   a few at most, so the rate holds on a loaded machine;
  * - and a ring of the last `rate` send times refuses any send that would make `rate + 1`
- *   sends within WINDOW_MS + GUARD_MS, whatever happened before.
+ *   sends within WINDOW_MS + GUARD_MS, whatever happened before: catching up can never
+ *   overfill a window.
  */
 const SAFETY = 0.99;
 const WINDOW_MS = 1000;
 const GUARD_MS = 8;
-const MAX_CATCH_UP_MS = 4;
+const CATCH_UP_SLOTS = 5;
+const MIN_CATCH_UP_MS = 100;
 
 export class Pacer {
   private interval = 0;
@@ -19,6 +22,7 @@ export class Pacer {
   private head = 0;
   private heldUntil = 0;
   private rate = 0;
+  private rested = true;
 
   constructor(
     ratePerSecond: number,
@@ -61,7 +65,14 @@ export class Pacer {
       this.ring[this.head] = t;
       this.head = (this.head + 1) % this.rate;
     }
-    this.nextAt = Math.max(this.nextAt, t - MAX_CATCH_UP_MS) + this.interval;
+    const catchUp = this.rested ? 0 : Math.max(MIN_CATCH_UP_MS, CATCH_UP_SLOTS * this.interval);
+    this.rested = false;
+    this.nextAt = Math.max(this.nextAt, t - catchUp) + this.interval;
+  }
+
+  /** Nothing to send right now: missed slots are not owed (no burst when work comes back). */
+  idle(): void {
+    this.rested = true;
   }
 
   /** Meta said the number is over its throughput (130429): hold all sends for a while. */

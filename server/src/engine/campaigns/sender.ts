@@ -135,6 +135,7 @@ export class AccountSender {
       if (!this.queue.length) {
         await this.refill();
         if (!this.queue.length) {
+          this.pacer.idle();
           await this.wakeable.sleep(this.idleSleepMs());
           continue;
         }

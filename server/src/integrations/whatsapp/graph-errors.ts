@@ -104,6 +104,8 @@ function metaReason(body: GraphErrorBody | undefined): string | null {
   if (!body) return null;
   const details = typeof body.error_data === 'string' ? body.error_data : body.error_data?.details;
   const user = [body.error_user_title, body.error_user_msg].filter(Boolean).join(': ');
-  const parts = [user || body.message, details && details !== body.message ? details : null].filter(Boolean);
-  return parts.length ? parts.join(' — ') : null;
+  const main = user || body.message || '';
+  // Meta often repeats the same sentence in details; say it once.
+  const extra = details && !main.includes(details) ? details : '';
+  return [main, extra].filter(Boolean).join(' — ') || null;
 }

@@ -232,6 +232,12 @@ export const UNKNOWN_MESSAGE = 'Sin confirmación de WhatsApp: el mensaje pudo h
  * automatically; the operator may retry them.
  */
 export async function markStaleInFlightUnknown(db: Db, graceMs: number, limit = 5000): Promise<number> {
+  // The common case, nothing stale, costs one index probe.
+  const stale = await rowsOf(
+    db,
+    sql`select 1 from campaign_recipients where status = 'sending' and claimed_at < now() - ${graceMs} * interval '1 millisecond' limit 1`,
+  );
+  if (!stale.length) return 0;
   return run(
     db,
     writeAndCount(sql`

@@ -26,8 +26,8 @@ import { FALLBACK_VARIABLES, sampleValue } from './variable-samples';
 type Section = 'header' | 'body' | 'footer';
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
-const LANGUAGE_LABELS: Record<string, string> = { es: 'Español (es)', en: 'Inglés (en)', pt: 'Portugués (pt)', fr: 'Francés (fr)' };
-const CATEGORY_LABELS: Record<string, string> = { utility: 'Utilidad (utility)', marketing: 'Marketing (marketing)', authentication: 'Autenticación (authentication)' };
+const LANGUAGE_LABELS: Record<string, string> = { es: 'Español', en: 'Inglés', pt: 'Portugués', fr: 'Francés' };
+const CATEGORY_LABELS: Record<string, string> = { utility: 'Utilidad', marketing: 'Marketing', authentication: 'Autenticación' };
 const CONTROL = 'block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500';
 
 const INITIAL = {
@@ -57,8 +57,13 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
   const available = useAvailableVariables(kommoId);
   const chips: AvailableVariable[] = available.data ?? FALLBACK_VARIABLES;
 
-  const setText = (section: Section, text: string) => setForm((f) => ({ ...f, texts: { ...f.texts, [section]: text } }));
-  const setExamples = (section: Section, list: string[]) => setForm((f) => ({ ...f, examples: { ...f.examples, [section]: list } }));
+  /** Every edit clears the last submit's messages: they described the text as it was. */
+  const edit = (change: (f: typeof INITIAL) => typeof INITIAL) => {
+    setForm(change);
+    setErrors((e) => (e.name || e.body || e.other.length ? { other: [] } : e));
+  };
+  const setText = (section: Section, text: string) => edit((f) => ({ ...f, texts: { ...f.texts, [section]: text } }));
+  const setExamples = (section: Section, list: string[]) => edit((f) => ({ ...f, examples: { ...f.examples, [section]: list } }));
   const sectionOn = (s: Section) => s === 'body' || (s === 'header' ? form.headerOn : form.footerOn);
 
   /** Inserts the next {{n}} of the focused text at its cursor, and proposes an example for it. */
@@ -161,16 +166,16 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
               value={form.name}
               error={errors.name}
               hint="Solo letras, números y guiones bajos"
-              onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+              onChange={(e) => edit((f) => ({ ...f, name: e.target.value }))}
             />
-            <Select label="Idioma" name="template-language" value={form.language} onChange={(e) => setForm((f) => ({ ...f, language: e.target.value }))}>
+            <Select label="Idioma" name="template-language" value={form.language} onChange={(e) => edit((f) => ({ ...f, language: e.target.value }))}>
               {TEMPLATE_LANGUAGES.map((l) => (
                 <option key={l} value={l}>
                   {LANGUAGE_LABELS[l]}
                 </option>
               ))}
             </Select>
-            <Select label="Categoría" name="template-category" value={form.category} onChange={(e) => setForm((f) => ({ ...f, category: e.target.value }))}>
+            <Select label="Categoría" name="template-category" value={form.category} onChange={(e) => edit((f) => ({ ...f, category: e.target.value }))}>
               {TEMPLATE_CATEGORIES.map((c) => (
                 <option key={c} value={c}>
                   {CATEGORY_LABELS[c]}
@@ -189,7 +194,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
               label="Cuenta Kommo (opcional)"
               name="template-kommo"
               value={form.kommoAccountId}
-              onChange={(e) => setForm((f) => ({ ...f, kommoAccountId: e.target.value }))}
+              onChange={(e) => edit((f) => ({ ...f, kommoAccountId: e.target.value }))}
             >
               <option value="">Sin cuenta Kommo</option>
               {(kommoAccounts.data ?? []).map((k) => (
@@ -225,7 +230,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           </div>
 
           <label className="flex items-center gap-2 text-sm text-gray-700">
-            <input type="checkbox" checked={form.headerOn} onChange={(e) => setForm((f) => ({ ...f, headerOn: e.target.checked }))} />
+            <input type="checkbox" checked={form.headerOn} onChange={(e) => edit((f) => ({ ...f, headerOn: e.target.checked }))} />
             Incluir encabezado
           </label>
           {form.headerOn && (
@@ -239,7 +244,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           <ExampleInputs title="Ejemplos del cuerpo" text={form.texts.body} values={form.examples.body} onChange={(l) => setExamples('body', l)} />
 
           <label className="flex items-center gap-2 text-sm text-gray-700">
-            <input type="checkbox" checked={form.footerOn} onChange={(e) => setForm((f) => ({ ...f, footerOn: e.target.checked }))} />
+            <input type="checkbox" checked={form.footerOn} onChange={(e) => edit((f) => ({ ...f, footerOn: e.target.checked }))} />
             Incluir pie de página
           </label>
           {form.footerOn && (
@@ -258,7 +263,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           )}
         </div>
 
-        <div className="space-y-3 lg:col-span-2">
+        <div className="space-y-3 lg:sticky lg:top-4 lg:col-span-2 lg:self-start">
           <p className="text-sm font-medium text-gray-700">Vista previa</p>
           <TemplatePreview
             parts={{
@@ -271,7 +276,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           <p className="text-xs text-gray-500">La plantilla se envía a Facebook para su aprobación al crearla.</p>
         </div>
 
-        <div className="flex justify-end gap-2 border-t pt-4 lg:col-span-5">
+        <div className="flex justify-end gap-2 border-t border-gray-200 pt-4 lg:col-span-5">
           <Button variant="secondary" onClick={close}>
             Cancelar
           </Button>

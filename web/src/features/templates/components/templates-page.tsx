@@ -90,7 +90,7 @@ export function TemplatesPage() {
       </Card>
 
       <Card>
-        <div className="border-b px-5 py-3">
+        <div className="border-b border-gray-200 px-5 py-3">
           <h2 className="text-lg font-semibold text-gray-900">Templates Disponibles ({list.length})</h2>
         </div>
         {templates.isLoading || accounts.isLoading ? (
@@ -102,7 +102,7 @@ export function TemplatesPage() {
             hint="Sincroniza los templates desde WhatsApp Business (Facebook) o crea una nueva plantilla."
           />
         ) : (
-          <ul className="divide-y">
+          <ul className="divide-y divide-gray-200">
             {list.map((t) => (
               <TemplateCard key={t.id} template={t} onConfigure={setMapping} />
             ))}

@@ -141,7 +141,7 @@ function MappingForm({
         <TemplatePreview parts={{ header, body, footer }} values={values} />
         <p className="text-xs text-gray-500">Con datos de ejemplo; si el campo de un contacto está vacío se usa el valor por defecto.</p>
       </div>
-      <div className="flex justify-end gap-2 border-t pt-4 lg:col-span-5">
+      <div className="flex justify-end gap-2 border-t border-gray-200 pt-4 lg:col-span-5">
         <Button variant="secondary" onClick={onClose}>
           Cancelar
         </Button>

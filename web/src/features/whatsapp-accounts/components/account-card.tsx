@@ -99,12 +99,12 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
       </dl>
       {account.notes && <p className="mt-3 rounded bg-gray-50 p-2 text-sm text-gray-600">{account.notes}</p>}
 
-      <div className="mt-4 space-y-2 border-t pt-3">
+      <div className="mt-4 space-y-2 border-t border-gray-200 pt-3">
         <CopyField label="URL de callback del webhook" value={account.webhook_url} />
         <CopyField label="Token de verificación" value={account.webhook_verify_token ?? ''} />
       </div>
 
-      <div className="mt-4 flex flex-wrap gap-2 border-t pt-3">
+      <div className="mt-4 flex flex-wrap gap-2 border-t border-gray-200 pt-3">
         <Button size="sm" variant="secondary" onClick={onTest} disabled={busy}>
           <Wifi className="h-4 w-4" /> {test.isPending ? 'Probando...' : 'Probar'}
         </Button>

@@ -150,7 +150,7 @@ export function AccountFormModal({ open, account, onClose }: { open: boolean; ac
           {...register('webhook_verify_token')}
         />
         <Textarea label="Notas (opcional)" rows={2} error={errors.notes?.message} {...register('notes')} />
-        <div className="flex justify-end gap-2 border-t pt-4">
+        <div className="flex justify-end gap-2 border-t border-gray-200 pt-4">
           <Button variant="secondary" onClick={close}>
             Cancelar
           </Button>

@@ -1,0 +1,55 @@
+import type { BlacklistEntry } from '@masivo/contract/blacklist';
+import { Ban, Trash2 } from 'lucide-react';
+import toast from 'react-hot-toast';
+import { EmptyState } from '../../../components/ui/empty-state';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime } from '../../../lib/format';
+import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
+
+export function BlacklistTable({ accountId, entries }: { accountId: number; entries: BlacklistEntry[] }) {
+  const remove = useRemoveFromBlacklist(accountId);
+  const onRemove = (e: BlacklistEntry) => {
+    if (!window.confirm(`¿Remover ${e.phone} de la blacklist?`)) return;
+    remove.mutate(e.id, {
+      onSuccess: () => toast.success('Número removido de blacklist exitosamente'),
+      onError: (err) => toast.error(errorMessage(err, 'Error al remover de blacklist')),
+    });
+  };
+  if (entries.length === 0) return <EmptyState icon={<Ban className="h-12 w-12" />} title="No hay números en la blacklist" />;
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-gray-200 text-sm">
+        <thead className="bg-gray-50">
+          <tr>
+            {['Teléfono', 'Motivo', 'Fecha', 'Acciones'].map((h) => (
+              <th key={h} scope="col" className="px-4 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-100 bg-white">
+          {entries.map((e) => (
+            <tr key={e.id} className="hover:bg-gray-50">
+              <td className="px-4 py-2.5 font-mono whitespace-nowrap text-gray-900">{e.phone}</td>
+              <td className="px-4 py-2.5 text-gray-700">{e.reason || '-'}</td>
+              <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{formatDateTime(e.created_at)}</td>
+              <td className="px-4 py-2.5">
+                <button
+                  type="button"
+                  onClick={() => onRemove(e)}
+                  disabled={remove.isPending}
+                  aria-label={`Remover ${e.phone}`}
+                  className="inline-flex items-center gap-1 rounded px-2 py-1 text-red-600 hover:bg-red-50"
+                >
+                  <Trash2 className="h-4 w-4" />
+                  Remover
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

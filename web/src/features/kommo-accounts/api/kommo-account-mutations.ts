@@ -1,0 +1,31 @@
+import type { CreateKommoAccountInput, KommoAccount, KommoField, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export const createKommoAccount = (input: CreateKommoAccountInput) => api.post<KommoAccount>('/kommo/accounts', input);
+export const deleteKommoAccount = (id: number) => api.delete<{ success: true }>(`/kommo/accounts/${id}`);
+export const fetchKommoFields = (input: { subdomain: string; access_token: string }) => api.post<KommoField[]>('/kommo/custom-fields', input);
+export const startContactSync = (accountId: number) =>
+  api.post<{ success: true; message: string; account: SyncStatusInfo }>('/kommo/sync-contacts', { account_id: accountId });
+
+function useInvalidateAccounts() {
+  const qc = useQueryClient();
+  return () => qc.invalidateQueries({ queryKey: ['kommo-accounts'] });
+}
+
+export function useCreateKommoAccount() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: createKommoAccount, onSuccess: invalidate });
+}
+
+export function useDeleteKommoAccount() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: deleteKommoAccount, onSuccess: invalidate });
+}
+
+export function useStartContactSync() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: startContactSync, onSuccess: invalidate });
+}
+
+export const useFetchKommoFields = () => useMutation({ mutationFn: fetchKommoFields });

@@ -1,0 +1,109 @@
+import type { KommoAccount } from '@masivo/contract/kommo-accounts';
+import { useQueryClient } from '@tanstack/react-query';
+import { RefreshCw, Trash2, Users } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+import { errorMessage } from '../../../lib/api-client';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { useSyncStatus } from '../api/get-sync-status';
+import { useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
+import { SyncStatusBadge } from './sync-status-badge';
+
+export function KommoAccountCard({ account }: { account: KommoAccount }) {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const sync = useStartContactSync();
+  const remove = useDeleteKommoAccount();
+  const live = useSyncStatus(account.id, account.sync_status === 'syncing');
+  // While a sync runs, the fresh status wins over the (slower) list.
+  const s = account.sync_status === 'syncing' && live.data ? { ...account, ...live.data } : account;
+  const syncing = s.sync_status === 'syncing' || sync.isPending;
+
+  // When the live status says the sync ended, the list (totals, last sync) is refreshed once.
+  const wasSyncing = useRef(s.sync_status === 'syncing');
+  useEffect(() => {
+    if (wasSyncing.current && s.sync_status !== 'syncing') void qc.invalidateQueries({ queryKey: ['kommo-accounts'] });
+    wasSyncing.current = s.sync_status === 'syncing';
+  }, [s.sync_status, qc]);
+
+  const total = Math.max(s.sync_total_contacts, s.sync_progress_contacts);
+  const pct = total > 0 ? (s.sync_progress_contacts / total) * 100 : 0;
+
+  const onSync = () =>
+    sync.mutate(account.id, {
+      onSuccess: () => toast.success('Sincronización iniciada'),
+      onError: (err) => toast.error(errorMessage(err, 'Error al iniciar sincronización')),
+    });
+
+  const onDelete = () => {
+    if (!window.confirm(`¿Estás seguro de que quieres eliminar la cuenta ${account.subdomain}? Se eliminarán sus contactos sincronizados.`)) return;
+    remove.mutate(account.id, {
+      onSuccess: () => toast.success('Cuenta eliminada exitosamente'),
+      onError: (err) => toast.error(errorMessage(err, 'Error al eliminar la cuenta')),
+    });
+  };
+
+  return (
+    <Card className="flex flex-col gap-4 p-5" data-testid={`kommo-account-${account.id}`}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 className="truncate text-lg font-semibold text-gray-900">{account.subdomain}</h3>
+          <p className="text-xs text-gray-500">{account.subdomain}.kommo.com</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <SyncStatusBadge status={s.sync_status} />
+          <button
+            type="button"
+            onClick={onDelete}
+            disabled={remove.isPending}
+            aria-label={`Eliminar cuenta ${account.subdomain}`}
+            className="rounded p-1 text-gray-400 hover:bg-red-50 hover:text-red-600"
+          >
+            <Trash2 className="h-4 w-4" />
+          </button>
+        </div>
+      </div>
+
+      <dl className="space-y-2 text-sm">
+        <div className="flex justify-between gap-2">
+          <dt className="text-gray-500">Campo de teléfono</dt>
+          <dd className="font-mono text-gray-900">{account.phone_field_id}</dd>
+        </div>
+        <div className="space-y-1">
+          <div className="flex justify-between gap-2">
+            <dt className="text-gray-500">Contactos sincronizados</dt>
+            <dd className="text-gray-900" data-testid="sync-progress">
+              {formatNumber(s.sync_progress_contacts)} / {formatNumber(total)}
+            </dd>
+          </div>
+          <ProgressBar value={pct} barClassName={s.sync_status === 'error' ? 'bg-red-500' : s.sync_status === 'synced' ? 'bg-green-600' : undefined} />
+        </div>
+        <div className="flex justify-between gap-2">
+          <dt className="text-gray-500">Última sincronización</dt>
+          <dd className="text-gray-900">{s.last_sync_at ? formatDateTime(s.last_sync_at) : 'Nunca'}</dd>
+        </div>
+      </dl>
+
+      {s.sync_status === 'error' && s.sync_error_message && (
+        <p role="alert" className="rounded-md bg-red-50 p-2 text-sm text-red-700">
+          {s.sync_error_message}
+        </p>
+      )}
+
+      <div className="mt-auto flex gap-2">
+        <Button onClick={onSync} disabled={syncing} className="flex-1">
+          <RefreshCw className={syncing ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} />
+          {syncing ? 'Sincronizando...' : 'Sincronizar'}
+        </Button>
+        <Button variant="secondary" onClick={() => navigate(`/contacts?account=${account.id}`)} className="flex-1">
+          <Users className="h-4 w-4" />
+          Ver Contactos
+        </Button>
+      </div>
+    </Card>
+  );
+}
