@@ -1,13 +1,12 @@
 /**
  * Spaces the sends of one WhatsApp number so that no one-second window ever holds more than
  * its rate, as Meta counts them on arrival:
- * - sends are spaced evenly at slightly under the rate (SAFETY), so network jitter between
- *   two sends a second apart cannot push an extra one into the same window;
- * - slots missed while the event loop was busy (a database write, GC) may be caught up,
- *   a few at most, so the rate holds on a loaded machine;
- * - and a ring of the last `rate` send times refuses any send that would make `rate + 1`
- *   sends within WINDOW_MS + GUARD_MS, whatever happened before: catching up can never
- *   overfill a window.
+ * - sends are spaced evenly at slightly under the rate (SAFETY);
+ * - slots missed while the event loop was busy (a database write, GC) may be caught up, a
+ *   few at most, so the rate holds on a loaded machine; none are owed after an idle spell;
+ * - and a ring of the last `rate` sends, timed when each request actually reached the socket
+ *   (a request may wait for a connection), refuses any send that would put `rate + 1` sends
+ *   within WINDOW_MS + GUARD_MS: whatever happened before, no window can overfill.
  */
 const SAFETY = 0.99;
 const WINDOW_MS = 1000;
@@ -15,10 +14,15 @@ const GUARD_MS = 8;
 const CATCH_UP_SLOTS = 5;
 const MIN_CATCH_UP_MS = 100;
 
+/** One send in the ring; `at` stays Infinity until the request is on the socket. */
+export interface PacedSend {
+  at: number;
+}
+
 export class Pacer {
   private interval = 0;
   private nextAt = 0;
-  private ring: number[] = [];
+  private ring: PacedSend[] = [];
   private head = 0;
   private heldUntil = 0;
   private rate = 0;
@@ -35,7 +39,7 @@ export class Pacer {
     const rate = Math.max(1, Math.floor(ratePerSecond));
     if (rate === this.rate) return;
     // Keep the most recent sends so the window check stays valid across the change.
-    const recent = this.recentTimes().slice(-rate);
+    const recent = this.inOrder().slice(-rate);
     this.rate = rate;
     this.interval = WINDOW_MS / (rate * SAFETY);
     this.ring = recent;
@@ -51,23 +55,31 @@ export class Pacer {
     const t = this.now();
     let wait = Math.max(this.nextAt - t, this.heldUntil - t);
     if (this.ring.length === this.rate) {
-      const oldest = this.ring[this.head];
-      wait = Math.max(wait, oldest + WINDOW_MS + GUARD_MS - t);
+      const oldest = this.ring[this.head].at;
+      // Still waiting for its connection: its time is not known yet.
+      wait = Math.max(wait, oldest === Infinity ? 1 : oldest + WINDOW_MS + GUARD_MS - t);
     }
     return Math.max(0, wait);
   }
 
-  /** Records a send happening now (call only when delay() is 0). */
-  take(): void {
+  /** Records a send decided now (call only when delay() is 0); mark it sent with `sent()`. */
+  take(): PacedSend {
     const t = this.now();
-    if (this.ring.length < this.rate) this.ring.push(t);
+    const entry: PacedSend = { at: Infinity };
+    if (this.ring.length < this.rate) this.ring.push(entry);
     else {
-      this.ring[this.head] = t;
+      this.ring[this.head] = entry;
       this.head = (this.head + 1) % this.rate;
     }
     const catchUp = this.rested ? 0 : Math.max(MIN_CATCH_UP_MS, CATCH_UP_SLOTS * this.interval);
     this.rested = false;
     this.nextAt = Math.max(this.nextAt, t - catchUp) + this.interval;
+    return entry;
+  }
+
+  /** The request reached the socket (or failed before): its window starts now. */
+  sent(entry: PacedSend): void {
+    if (entry.at === Infinity) entry.at = this.now();
   }
 
   /** Nothing to send right now: missed slots are not owed (no burst when work comes back). */
@@ -80,7 +92,7 @@ export class Pacer {
     this.heldUntil = Math.max(this.heldUntil, this.now() + ms);
   }
 
-  private recentTimes(): number[] {
+  private inOrder(): PacedSend[] {
     if (this.ring.length < this.rate) return [...this.ring];
     return [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
   }

@@ -173,7 +173,7 @@ export class AccountSender {
       void this.pause({ campaignIds: [campaign.id] }, reason);
       return;
     }
-    this.pacer.take();
+    const paced = this.pacer.take();
     this.inFlight++;
     this.stats.requests++;
     this.lastActiveAt = performance.now();
@@ -186,8 +186,11 @@ export class AccountSender {
         language: campaign.language,
         components,
         bizOpaque: `masivo:${campaign.id}:${item.id}`,
+      }, () => this.pacer.sent(paced))
+      .then((outcome) => {
+        this.pacer.sent(paced);
+        this.record(item, outcome);
       })
-      .then((outcome) => this.record(item, outcome))
       .catch((err) => this.log('send failed unexpectedly', err))
       .finally(() => {
         this.inFlight--;

@@ -1,4 +1,4 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { classifyGraphError, type ErrorClass } from './send-errors';
 
 /**
@@ -37,7 +37,11 @@ export type SendOutcome =
   | { kind: 'ambiguous'; message: string };
 
 export interface WhatsAppMessenger {
-  send(message: TemplateSend): Promise<SendOutcome>;
+  /**
+   * `onWritten` is called the moment the request is handed to the socket (after any wait for
+   * a connection): the time Meta counts it, which the pacer's window check is based on.
+   */
+  send(message: TemplateSend, onWritten?: () => void): Promise<SendOutcome>;
   close(): Promise<void>;
 }
 
@@ -69,7 +73,7 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
   });
 
   return {
-    async send(m) {
+    send(m, onWritten) {
       const body = JSON.stringify({
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
@@ -82,30 +86,58 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
           ...(m.components.length ? { components: m.components } : {}),
         },
       });
-      let statusCode: number;
-      let text: string;
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: `${basePath}/${encodeURIComponent(m.phoneNumberId)}/messages`,
-          headers: { authorization: `Bearer ${m.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
-          body,
-        });
-        statusCode = res.statusCode;
-        text = await res.body.text();
-      } catch (err) {
-        return transportOutcome(err);
-      }
-      return responseOutcome(statusCode, text);
+      return new Promise<SendOutcome>((resolve) => {
+        let written = false;
+        let statusCode = 0;
+        const chunks: Buffer[] = [];
+        const markWritten = () => {
+          if (written) return;
+          written = true;
+          onWritten?.();
+        };
+        const handler: Dispatcher.DispatchHandler = {
+          onRequestStart: markWritten,
+          onResponseStart: (_controller, status) => {
+            statusCode = status;
+          },
+          onResponseData: (_controller, chunk) => {
+            chunks.push(chunk);
+          },
+          onResponseEnd: () => resolve(responseOutcome(statusCode, Buffer.concat(chunks).toString('utf8'))),
+          onResponseError: (_controller, err) => {
+            const outcome = transportOutcome(err, written);
+            markWritten();
+            resolve(outcome);
+          },
+        };
+        try {
+          pool.dispatch(
+            {
+              method: 'POST',
+              path: `${basePath}/${encodeURIComponent(m.phoneNumberId)}/messages`,
+              headers: { authorization: `Bearer ${m.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
+              body,
+            },
+            handler,
+          );
+        } catch (err) {
+          markWritten();
+          resolve(transportOutcome(err, false));
+        }
+      });
     },
     close: () => pool.close(),
   };
 }
 
-function transportOutcome(err: unknown): SendOutcome {
+/**
+ * A failure before the request reached the socket (no connection, refused, DNS) means it was
+ * never sent: safe to retry. After it was written, Meta may have accepted it: ambiguous.
+ */
+function transportOutcome(err: unknown, written: boolean): SendOutcome {
   const e = err as { code?: string; message?: string };
-  if (err instanceof undiciErrors.ConnectTimeoutError || (e?.code && NOT_SENT_CODES.has(e.code))) {
-    return { kind: 'retry', code: null, message: `Sin conexión con WhatsApp (${e.code ?? 'connect'})` };
+  if (!written || err instanceof undiciErrors.ConnectTimeoutError || (e?.code && NOT_SENT_CODES.has(e.code))) {
+    return { kind: 'retry', code: null, message: `Sin conexión con WhatsApp (${e?.code ?? 'sin respuesta'})` };
   }
   if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
     return { kind: 'ambiguous', message: 'WhatsApp no respondió a tiempo' };

@@ -31,7 +31,9 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
   }, [s.sync_status, qc]);
 
   const total = Math.max(s.sync_total_contacts, s.sync_progress_contacts);
-  const pct = total > 0 ? (s.sync_progress_contacts / total) * 100 : 0;
+  // Kommo lists have no count: a first sync learns its total only at the end.
+  const totalUnknown = s.sync_status === 'syncing' && s.sync_total_contacts <= s.sync_progress_contacts;
+  const pct = totalUnknown ? 100 : total > 0 ? (s.sync_progress_contacts / total) * 100 : 0;
 
   const onSync = () =>
     sync.mutate(account.id, {
@@ -77,10 +79,15 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
           <div className="flex justify-between gap-2">
             <dt className="text-gray-500">Contactos sincronizados</dt>
             <dd className="text-gray-900" data-testid="sync-progress">
-              {formatNumber(s.sync_progress_contacts)} / {formatNumber(total)}
+              {formatNumber(s.sync_progress_contacts)} / {totalUnknown ? 'calculando...' : formatNumber(total)}
             </dd>
           </div>
-          <ProgressBar value={pct} barClassName={s.sync_status === 'error' ? 'bg-red-500' : s.sync_status === 'synced' ? 'bg-green-600' : undefined} />
+          <ProgressBar
+            value={pct}
+            barClassName={
+              totalUnknown ? 'animate-pulse bg-blue-300' : s.sync_status === 'error' ? 'bg-red-500' : s.sync_status === 'synced' ? 'bg-green-600' : undefined
+            }
+          />
         </div>
         <div className="flex justify-between gap-2">
           <dt className="text-gray-500">Última sincronización</dt>

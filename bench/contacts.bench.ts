@@ -1,0 +1,189 @@
+/**
+ * Filter engine speed (issue 4): filtered count and first page for search, tags AND / OR,
+ * custom-field filters and all of them combined, on
+ *   - PostgreSQL with 1,000,000 contacts in one account (targets: count p95 < 100 ms, first page p95 < 50 ms);
+ *   - embedded PGlite with 200,000 contacts (target: count p95 < 500 ms).
+ *
+ *   npx tsx bench/contacts.bench.ts [--pg-size 1000000] [--pglite-size 200000] [--runs 25] [--skip-pg] [--skip-pglite]
+ *
+ * Data comes from the simulator's generator (the same distribution the sync stores). The
+ * PostgreSQL database is created for the run and dropped after it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { contactAt, tagsForSeed } from '../simulators/src/data/index';
+import { openDatabase, type Database } from '../server/src/db/client';
+import { migrate, splitStatements } from '../server/src/db/migrate';
+import type { ContactFilterInput } from '../contract/src/contact-filter';
+import { countContacts, listContacts } from '../server/src/services/contacts/filter-engine';
+
+const { values: args } = parseArgs({
+  options: {
+    'pg-size': { type: 'string', default: '1000000' },
+    'pglite-size': { type: 'string', default: '200000' },
+    runs: { type: 'string', default: '25' },
+    'skip-pg': { type: 'boolean', default: false },
+    'skip-pglite': { type: 'boolean', default: false },
+  },
+});
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SEED = 11;
+const RUNS = Number(args.runs);
+
+/** The filter indexes of 0002_kommo.sql: dropped during the bulk load and built once after it. */
+function filterIndexStatements(): { name: string; create: string }[] {
+  const file = join(import.meta.dirname, '../server/src/db/migrations/0002_kommo.sql');
+  return splitStatements(readFileSync(file, 'utf8'))
+    .filter((s) => /^create index contacts_/.test(s))
+    .map((create) => ({ name: /^create index (\w+)/.exec(create)![1], create }));
+}
+
+function record(i: number) {
+  const g = contactAt(SEED, i);
+  const custom: Record<string, string> = {};
+  for (const [k, v] of Object.entries(g.custom)) if (v) custom[k] = v;
+  return {
+    kommo_id: i + 1,
+    name: g.name,
+    first_name: g.firstName,
+    last_name: g.lastName,
+    phone: g.e164,
+    phone_raw: g.phones[0]?.value ?? null,
+    email: g.email,
+    tags: g.tags,
+    custom_fields: custom,
+    kommo_updated_at: 1_600_000_000 + Math.floor(i / 2),
+  };
+}
+
+async function load(database: Database, size: number): Promise<{ userId: number; accountId: number }> {
+  const { db } = database;
+  const [{ id: userId }] = await database.rows<{ id: number }>(sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+  const [{ id: accountId }] = await database.rows<{ id: number }>(
+    sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id, sync_status) values (${userId}, 'bench', 'x', 1, 'synced') returning id`,
+  );
+  const indexes = filterIndexStatements();
+  for (const ix of indexes) await db.execute(sql.raw(`drop index if exists ${ix.name}`));
+  const started = Date.now();
+  const BATCH = 5000;
+  for (let from = 0; from < size; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, size - from) }, (_, k) => record(from + k));
+    await db.execute(sql`
+      insert into contacts (user_id, account_id, kommo_id, name, first_name, last_name, phone, phone_raw, email, tags, custom_fields, kommo_updated_at)
+      select ${userId}, ${accountId}, x.kommo_id, x.name, x.first_name, x.last_name, x.phone, x.phone_raw, x.email, x.tags, x.custom_fields, x.kommo_updated_at
+      from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(kommo_id bigint, name text, first_name text, last_name text,
+        phone text, phone_raw text, email text, tags text[], custom_fields jsonb, kommo_updated_at bigint)`);
+    if ((from / BATCH) % 40 === 0) process.stdout.write(`  loaded ${from.toLocaleString('en')}\r`);
+  }
+  const loaded = Date.now();
+  for (const ix of indexes) await db.execute(sql.raw(ix.create));
+  await db.execute(sql`analyze contacts`);
+  console.log(`  ${size.toLocaleString('en')} contacts loaded in ${((loaded - started) / 1000).toFixed(0)} s, indexed in ${((Date.now() - loaded) / 1000).toFixed(0)} s`);
+  return { userId, accountId };
+}
+
+function scenarios(): Array<[string, ContactFilterInput]> {
+  const tags = tagsForSeed(SEED);
+  const [t1, t2] = tags;
+  return [
+    ['search name "mar"', { searchQuery: 'mar' }],
+    ['search email "hotmail"', { searchQuery: 'hotmail' }],
+    ['search phone "11 2345"', { searchQuery: '11 2345' }],
+    ['tags AND (2)', { tags: [t1, t2], tagOperator: 'AND' }],
+    ['tags OR (2)', { tags: [t1, t2], tagOperator: 'OR' }],
+    ['field specific Plan=Pro', { customFieldFilters: { Plan: { mode: 'specific', values: ['Pro'] } } }],
+    ['field contains Ciudad "san"', { customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'san' } } }],
+    ['field exists Origen', { customFieldFilters: { Origen: { mode: 'exists' } } }],
+    ['field notExists Origen', { customFieldFilters: { Origen: { mode: 'notExists' } } }],
+    [
+      'combined search+tags+fields',
+      {
+        searchQuery: 'a',
+        tags: [t1, t2, tags[2]],
+        tagOperator: 'OR',
+        customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Empresa'] }, Ciudad: { mode: 'exists' } },
+      },
+    ],
+  ];
+}
+
+function p(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number[]> {
+  await fn();
+  await fn(); // warm caches and plans
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function measure(label: string, database: Database, ids: { userId: number; accountId: number }, targets: { count: number; page?: number }) {
+  console.log(`\n${label}`);
+  const rows: Record<string, string | number>[] = [];
+  let ok = true;
+  for (const [name, filter] of scenarios()) {
+    const p0 = { ...ids, filter };
+    const matches = await countContacts(database.db, p0);
+    const count = await time(() => countContacts(database.db, p0));
+    const page = await time(() => listContacts(database.db, { ...p0, limit: 20, offset: 0 }));
+    const countOk = p(count, 0.95) < targets.count;
+    const pageOk = targets.page === undefined || p(page, 0.95) < targets.page;
+    ok &&= countOk && pageOk;
+    rows.push({
+      scenario: name,
+      matches,
+      'count p50 ms': +p(count, 0.5).toFixed(1),
+      'count p95 ms': +p(count, 0.95).toFixed(1),
+      'page p50 ms': +p(page, 0.5).toFixed(1),
+      'page p95 ms': +p(page, 0.95).toFixed(1),
+      target: `${countOk ? 'ok' : 'MISS'}${targets.page === undefined ? '' : pageOk ? ' / ok' : ' / MISS'}`,
+    });
+  }
+  console.table(rows);
+  console.log(`targets: count p95 < ${targets.count} ms${targets.page ? `, first page p95 < ${targets.page} ms` : ''} → ${ok ? 'all met' : 'NOT all met'}`);
+}
+
+async function benchPostgres(size: number) {
+  const name = `masivo_bench_contacts_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  try {
+    await migrate(database);
+    console.log(`PostgreSQL: loading ${size.toLocaleString('en')} contacts...`);
+    const ids = await load(database, size);
+    await measure(`PostgreSQL, ${size.toLocaleString('en')} contacts in one account (${RUNS} runs each)`, database, ids, { count: 100, page: 50 });
+  } finally {
+    await database.close();
+    await admin.query(`drop database if exists ${name}`);
+    await admin.end();
+  }
+}
+
+async function benchPglite(size: number) {
+  const database = await openDatabase({});
+  try {
+    await migrate(database);
+    console.log(`\nPGlite: loading ${size.toLocaleString('en')} contacts...`);
+    const ids = await load(database, size);
+    await measure(`PGlite (embedded), ${size.toLocaleString('en')} contacts (${RUNS} runs each)`, database, ids, { count: 500 });
+  } finally {
+    await database.close();
+  }
+}
+
+if (!args['skip-pg']) await benchPostgres(Number(args['pg-size']));
+if (!args['skip-pglite']) await benchPglite(Number(args['pglite-size']));

@@ -1,0 +1,138 @@
+/**
+ * `npm run demo`: the console on the embedded database plus both simulators in one process,
+ * with a demo user who already has a Kommo account (a few thousand contacts) and a WhatsApp
+ * number with approved templates and mapped variables. Nothing external is contacted.
+ */
+import { resolve } from 'node:path';
+import { DEMO_TEMPLATES } from '@masivo/simulators/demo-templates';
+import { startKommoSim } from '@masivo/simulators/kommo';
+import { startWhatsAppSim } from '@masivo/simulators/whatsapp';
+import { loadConfig } from './config';
+import { startServer } from './server';
+
+const DEMO_USER = { email: 'demo@masivo.local', password: 'demo1234', first_name: 'Demo', last_name: 'Operador' };
+const KOMMO = { subdomain: 'demo', token: 'kommo-demo-token', contacts: 3000 };
+const WHATSAPP = { phoneNumberId: '100000000000001', wabaId: '200000000000001', token: 'wa-demo-token', display: '5491100000000' };
+const APP_SECRET = 'demo-whatsapp-app-secret';
+const VERIFY_TOKEN = 'demo-verify-token';
+
+/** Fixed ports make the printed URLs stable; a busy port falls back to a free one. */
+async function onPreferredPort<T>(start: (port: number) => Promise<T>, port: number): Promise<T> {
+  try {
+    return await start(port);
+  } catch {
+    return start(0);
+  }
+}
+
+const kommo = await onPreferredPort(
+  (port) => startKommoSim({ port, accounts: [{ subdomain: KOMMO.subdomain, token: KOMMO.token, contacts: KOMMO.contacts }] }),
+  4010,
+);
+const whatsapp = await onPreferredPort(
+  (port) =>
+    startWhatsAppSim({
+      port,
+      appSecret: APP_SECRET,
+      webhookUrl: null,
+      statusDelayMs: 300,
+      numbers: [{ phoneNumberId: WHATSAPP.phoneNumberId, wabaId: WHATSAPP.wabaId, token: WHATSAPP.token, displayPhoneNumber: WHATSAPP.display, verifiedName: 'Masivo Demo', qualityRating: 'GREEN', throughput: 80 }],
+      templates: DEMO_TEMPLATES.map((t) => ({ ...t, wabaId: WHATSAPP.wabaId })),
+    }),
+  4020,
+);
+
+const server = await startServer(
+  loadConfig({
+    ...process.env,
+    DATA_DIR: process.env.DATA_DIR ?? resolve('data/demo'),
+    KOMMO_BASE_URL: kommo.baseUrlTemplate,
+    WHATSAPP_GRAPH_URL: whatsapp.graphUrl,
+    WHATSAPP_APP_SECRET: APP_SECRET,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  }),
+);
+const baseUrl = server.url!;
+whatsapp.configure({ webhookUrl: `${baseUrl}/api/webhooks/whatsapp` });
+
+async function call<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${baseUrl}/api${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Idempotent: a second `npm run demo` on the same data directory finds everything in place. */
+async function seed() {
+  let token: string;
+  try {
+    token = (await call('POST', '/auth/login', { email: DEMO_USER.email, password: DEMO_USER.password })).token;
+  } catch {
+    token = (await call('POST', '/auth/register', DEMO_USER)).token;
+  }
+  const kommoAccounts = await call<any[]>('GET', '/kommo/accounts', undefined, token);
+  let kommoAccount = kommoAccounts.find((a) => a.subdomain === KOMMO.subdomain);
+  if (!kommoAccount) {
+    kommoAccount = await call('POST', '/kommo/accounts', { subdomain: KOMMO.subdomain, access_token: KOMMO.token, phone_field_id: kommo.fields(KOMMO.subdomain).phoneFieldId }, token);
+  }
+  await call('POST', '/kommo/sync-contacts', { account_id: kommoAccount.id }, token).catch(() => undefined);
+
+  const waAccounts = await call<any[]>('GET', '/whatsapp-accounts', undefined, token);
+  let waAccount = waAccounts.find((a) => a.phone_number_id === WHATSAPP.phoneNumberId);
+  if (!waAccount) {
+    waAccount = await call(
+      'POST',
+      '/whatsapp-accounts',
+      {
+        name: 'WhatsApp Demo',
+        phone_number: `+${WHATSAPP.display}`,
+        phone_number_id: WHATSAPP.phoneNumberId,
+        access_token: WHATSAPP.token,
+        business_account_id: WHATSAPP.wabaId,
+        kommo_account_id: kommoAccount.id,
+        webhook_verify_token: VERIFY_TOKEN,
+        notes: 'Número simulado para la demostración',
+      },
+      token,
+    );
+    await call('POST', `/whatsapp-accounts/${waAccount.id}/test`, {}, token).catch(() => undefined);
+  }
+  await call('POST', '/templates/sync', { whatsapp_account_id: waAccount.id }, token);
+  const templates = await call<any[]>('GET', `/templates/account/${waAccount.id}`, undefined, token);
+  const mappings: Record<string, Array<{ templateVariable: string; sourceField: string; defaultValue: string }>> = {
+    bienvenida: [{ templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' }],
+    promo_mensual: [
+      { templateVariable: 'header_variable_1', sourceField: 'custom_fields.Ciudad', defaultValue: 'especial' },
+      { templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' },
+      { templateVariable: 'variable_2', sourceField: 'custom_fields.Plan', defaultValue: 'actual' },
+    ],
+  };
+  for (const t of templates) {
+    if (mappings[t.name]) await call('POST', `/variables/template/${t.id}/mappings`, { mappings: mappings[t.name] }, token);
+  }
+}
+
+await seed();
+console.log(
+  [
+    '',
+    `Demo lista en ${baseUrl}`,
+    `  Usuario:    ${DEMO_USER.email}`,
+    `  Contraseña: ${DEMO_USER.password}`,
+    `  Kommo simulado: subdominio "${KOMMO.subdomain}" con ${KOMMO.contacts} contactos (${kommo.url})`,
+    `  WhatsApp simulado: número +${WHATSAPP.display} con plantillas aprobadas (${whatsapp.url})`,
+    'Ctrl+C para detener.',
+  ].join('\n'),
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await server.stop();
+    await Promise.allSettled([kommo.close(), whatsapp.close()]);
+    process.exit(0);
+  });
+}
