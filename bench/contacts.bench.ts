@@ -27,6 +27,10 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '25' },
     'skip-pg': { type: 'boolean', default: false },
     'skip-pglite': { type: 'boolean', default: false },
+    /** Keep the PostgreSQL database (named here) after the run, for EXPLAIN sessions. */
+    'keep-db': { type: 'string' },
+    /** Measure on a database kept by an earlier --keep-db run instead of loading again. */
+    'reuse-db': { type: 'boolean', default: false },
   },
 });
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -76,7 +80,7 @@ async function load(database: Database, size: number): Promise<{ userId: number;
       select ${userId}, ${accountId}, x.kommo_id, x.name, x.first_name, x.last_name, x.phone, x.phone_raw, x.email, x.tags, x.custom_fields, x.kommo_updated_at
       from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as x(kommo_id bigint, name text, first_name text, last_name text,
         phone text, phone_raw text, email text, tags text[], custom_fields jsonb, kommo_updated_at bigint)`);
-    if ((from / BATCH) % 40 === 0) process.stdout.write(`  loaded ${from.toLocaleString('en')}\r`);
+    if (process.stdout.isTTY && (from / BATCH) % 40 === 0) process.stdout.write(`  loaded ${from.toLocaleString('en')}\r`);
   }
   const loaded = Date.now();
   for (const ix of indexes) await db.execute(sql.raw(ix.create));
@@ -154,21 +158,26 @@ async function measure(label: string, database: Database, ids: { userId: number;
 }
 
 async function benchPostgres(size: number) {
-  const name = `masivo_bench_contacts_${process.pid}`;
+  const name = args['keep-db'] ?? `masivo_bench_contacts_${process.pid}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  if (!args['reuse-db']) await admin.query(`create database ${name}`);
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 4 });
   try {
     await migrate(database);
-    console.log(`PostgreSQL: loading ${size.toLocaleString('en')} contacts...`);
-    const ids = await load(database, size);
+    let ids: { userId: number; accountId: number };
+    if (args['reuse-db']) {
+      [ids] = await database.rows<{ userId: number; accountId: number }>(sql`select user_id as "userId", id as "accountId" from kommo_accounts limit 1`);
+    } else {
+      console.log(`PostgreSQL: loading ${size.toLocaleString('en')} contacts...`);
+      ids = await load(database, size);
+    }
     await measure(`PostgreSQL, ${size.toLocaleString('en')} contacts in one account (${RUNS} runs each)`, database, ids, { count: 100, page: 50 });
   } finally {
     await database.close();
-    await admin.query(`drop database if exists ${name}`);
+    if (!args['keep-db']) await admin.query(`drop database if exists ${name}`);
     await admin.end();
   }
 }

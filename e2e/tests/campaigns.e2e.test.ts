@@ -89,6 +89,12 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000) {
   }
 }
 
+const nav = (label: string) => page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: label });
+/** Toasts sit top-right, over the list's action column, until they time out (not while hovered). */
+async function toastsGone() {
+  await page.mouse.move(10, 400);
+  await page.waitForFunction(() => !document.querySelector('[data-rht-toaster] [role="status"]'));
+}
 const text = (t: string) => page.getByText(t, { exact: true }).first().waitFor();
 
 describe('campaigns', () => {
@@ -130,7 +136,7 @@ describe('campaigns', () => {
   });
 
   it('starts and pauses the campaign from the list', async () => {
-    await page.getByRole('link', { name: 'Campañas', exact: true }).click();
+    await nav('Campañas').click();
     await page.waitForURL(/\/campaigns$/);
     const row = page.getByTestId(`campaign-row-${campaignId}`);
     await row.getByText('Borrador').waitFor();
@@ -149,6 +155,7 @@ describe('campaigns', () => {
   it('resumes from the detail screen and watches progress reach 100% with delivered and read counts', async () => {
     // Faster now, so the rest of the audience goes out in a few seconds.
     await api.put(`/whatsapp-accounts/${whatsappAccountId}`, { name: 'Ventas E2E', rate_per_second: 50 });
+    await toastsGone();
     await page.getByTestId(`campaign-row-${campaignId}`).getByRole('link', { name: 'Ver' }).click();
     await page.waitForURL(new RegExp(`/campaigns/${campaignId}$`));
     await page.getByRole('button', { name: 'Iniciar' }).click();
@@ -177,7 +184,7 @@ describe('campaigns', () => {
   });
 
   it('finds the campaign on the dashboard', async () => {
-    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await nav('Dashboard').click();
     await page.waitForURL(/\/dashboard$/);
     const recent = page.locator('tr', { hasText: name });
     await recent.getByText('Completada').waitFor();

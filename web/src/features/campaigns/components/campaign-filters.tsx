@@ -1,15 +1,17 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
-import { Input } from '../../../components/ui/field';
+import { ContactFilterPanel } from '../../../components/contact-filter/contact-filter-panel';
+import { ALL_MODES } from '../../../components/contact-filter/filter-query';
 
-/** Contact filters of the campaign form (temporary: search only, until the shared panel lands). */
-export function CampaignFilters({ filter, onChange }: { kommoAccountId: number; filter: ContactFilter; onChange: (f: ContactFilter) => void }) {
+/** The shared filter panel, always open and offering every mode (spec: specific values included). */
+export function CampaignFilters({ kommoAccountId, filter, onChange }: { kommoAccountId: number; filter: ContactFilter; onChange: (f: ContactFilter) => void }) {
   return (
-    <Input
-      label="Buscar"
-      id="campaign-filter-search"
-      placeholder="Buscar por nombre, email o teléfono"
-      value={filter.searchQuery}
-      onChange={(e) => onChange({ ...filter, searchQuery: e.target.value })}
+    <ContactFilterPanel
+      accountId={kommoAccountId}
+      value={filter}
+      onChange={onChange}
+      modes={ALL_MODES}
+      collapsible={false}
+      title="Filtros de Contactos"
     />
   );
 }

@@ -1,6 +1,7 @@
 import { createCampaignSchema, type CreateCampaignInput } from '@masivo/contract/campaigns';
-import { isCustomFieldFilterActive, type ContactFilter } from '@masivo/contract/contact-filter';
+import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { z } from 'zod';
+import { filterToBody } from '../../../components/contact-filter/filter-query';
 import { isFutureLocalInput, localInputToIso } from './schedule';
 
 /** The form reuses the contract's creation rules; the schedule is kept as the picker's local value. */
@@ -9,24 +10,10 @@ export const campaignFormSchema = createCampaignSchema
   .extend({
     scheduled_local: z
       .string()
-      .refine((v) => v === '' || isFutureLocalInput(v), 'La fecha programada debe ser posterior a la fecha actual'),
+      .refine((v) => v === '' || isFutureLocalInput(v), 'La fecha de programación debe ser futura'),
   });
 export type CampaignFormInput = z.input<typeof campaignFormSchema>;
 export type CampaignFormValues = z.output<typeof campaignFormSchema>;
-
-export const EMPTY_FILTER: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} };
-
-/** Only filters that can narrow the audience travel (spec §5: the others do not count). */
-export function activeFilter(f: ContactFilter): ContactFilter {
-  return {
-    searchQuery: f.searchQuery.trim(),
-    tags: f.tags,
-    tagOperator: f.tagOperator,
-    customFieldFilters: Object.fromEntries(
-      Object.entries(f.customFieldFilters).filter(([, cf]) => isCustomFieldFilterActive(cf)),
-    ),
-  };
-}
 
 /** Spec §3 creation payload: message_type fixed, scheduled_at omitted for a draft. */
 export function toCreatePayload(values: CampaignFormValues, filter: ContactFilter): CreateCampaignInput {
@@ -39,6 +26,7 @@ export function toCreatePayload(values: CampaignFormValues, filter: ContactFilte
     template_id: values.template_id,
     message_type: 'template',
     ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
-    filters: activeFilter(filter),
+    // Only filters that narrow the audience travel (spec §5: the others do not count).
+    filters: filterToBody(filter),
   };
 }

@@ -13,7 +13,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useKommoAccounts } from '../api/get-kommo-accounts';
 import { useWhatsAppAccounts } from '../api/get-whatsapp-accounts';
-import { campaignFormSchema, EMPTY_FILTER, toCreatePayload, type CampaignFormInput, type CampaignFormValues } from './campaign-form';
+import { EMPTY_FILTER } from '../../../components/contact-filter/filter-query';
+import { campaignFormSchema, toCreatePayload, type CampaignFormInput, type CampaignFormValues } from './campaign-form';
 import { CampaignFilters } from './campaign-filters';
 import { RecipientsBox } from './recipients-box';
 import { nowAsLocalInput } from './schedule';
@@ -103,11 +104,7 @@ export function NewCampaignPage() {
           </Section>
         )}
 
-        {kommoAccountId && (
-          <Section title="Filtros de Contactos">
-            <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />
-          </Section>
-        )}
+        {kommoAccountId && <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />}
 
         <Section title="Programación">
           <Input

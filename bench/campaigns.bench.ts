@@ -1,0 +1,296 @@
+/**
+ * Campaign sender speed and safety (issue 6), against the WhatsApp simulator running in its
+ * own process, with delivery webhooks flowing back to the server:
+ *   - one number at 80 and at 1,000 msg/s: achieved rate (target within 2 %) and the largest
+ *     number of sends the simulator saw in any one-second window (must not exceed the rate);
+ *   - several numbers at once: aggregate msg/s on PostgreSQL (target ≥ 2,000) and on the
+ *     embedded PGlite (target ≥ 500);
+ *   - freezing a 1,000,000-contact audience on PostgreSQL (target < 15 s);
+ *   - pause latency: requests the simulator receives after pause returns (in-process pause
+ *     and a pause written by another process).
+ *
+ *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,freeze,pause] [--seconds 12]
+ *
+ * PostgreSQL databases are created for the run and dropped after it.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../server/src/app';
+import { loadConfig } from '../server/src/config';
+import { createContext, type AppContext } from '../server/src/context';
+import { openDatabase, type Database } from '../server/src/db/client';
+import { migrate } from '../server/src/db/migrate';
+import { startCampaignEngine, type CampaignEngine } from '../server/src/engine/campaigns/index';
+import { createCampaign, getCampaign, pauseCampaign, startCampaign } from '../server/src/services/campaigns/campaigns-service';
+import { rowsOf } from '../server/src/services/campaigns/sql';
+import { insertContacts, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../server/test/helpers/campaign-fixtures';
+import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../server/test/helpers/whatsapp-sim-process';
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string', default: 'rate,aggregate,pglite,freeze,pause' },
+    seconds: { type: 'string', default: '12' },
+    'freeze-size': { type: 'string', default: '1000000' },
+  },
+});
+const ONLY = new Set(args.only.split(','));
+const SECONDS = Number(args.seconds);
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const WEBHOOK_SECRET = 'bench-webhook-secret';
+const rows: Array<[string, string, string, string]> = [];
+const report = (what: string, value: string, target: string, ok: boolean | null) =>
+  rows.push([what, value, target, ok === null ? '' : ok ? 'ok' : 'FAIL']);
+
+interface Stack {
+  ctx: AppContext;
+  database: Database;
+  engine: CampaignEngine;
+  sim: RemoteWhatsAppSim;
+  userId: number;
+  close(): Promise<void>;
+}
+
+/** A scratch database (PostgreSQL or PGlite), the server listening for webhooks, the engine and the simulator. */
+async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
+  const sim = await startWhatsAppSimProcess({
+    appSecret: WEBHOOK_SECRET,
+    deliveryRate: 1,
+    readRate: 0.5,
+    statusDelayMs: 50,
+    webhookBatchMax: 200,
+  });
+  let database: Database;
+  let drop: () => Promise<void>;
+  if (kind === 'postgres') {
+    const name = `bench_campaigns_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    database = await openDatabase({ url: url.toString(), poolSize: 12 });
+    await database.db.execute(sql`create extension if not exists pg_trgm`);
+    drop = async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'masivo-bench-'));
+    database = await openDatabase({ dataDir: dir });
+    drop = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  await migrate(database);
+  const config = loadConfig({
+    APP_SECRET: 'bench-app-secret-bench-app-secret',
+    DATA_DIR: '/tmp/masivo-bench',
+    LOG_LEVEL: 'silent',
+    WHATSAPP_GRAPH_URL: sim.graphUrl,
+    WHATSAPP_APP_SECRET: WEBHOOK_SECRET,
+  });
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  await sim.control('POST', '/configure', { webhookUrl: `${address}/api/webhooks/whatsapp` });
+  const [user] = await rowsOf<{ id: number }>(
+    database.db,
+    sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`,
+  );
+  const engine = startCampaignEngine(ctx, { leaseScanMs: 50 });
+  return {
+    ctx,
+    database,
+    engine,
+    sim,
+    userId: Number(user.id),
+    async close() {
+      await engine.stop();
+      await app.close();
+      await sim.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+let numberSeq = 0;
+async function addNumber(stack: Stack, rate: number, contacts: number): Promise<{ world: CampaignWorld; phoneNumberId: string }> {
+  const phoneNumberId = String(900_000 + ++numberSeq);
+  const wabaId = String(800_000 + numberSeq);
+  await stack.sim.control('POST', '/numbers', {
+    phoneNumberId,
+    wabaId,
+    token: `tok-${phoneNumberId}`,
+    displayPhoneNumber: '5491100000000',
+    // Far above our rate: the simulator must not hide a pacing fault.
+    throughput: 100_000,
+  });
+  await stack.sim.control('POST', '/templates', simPromoTemplate(wabaId));
+  const world = await seedCampaignWorld(stack.database.db, stack.ctx.secrets, stack.userId, {
+    number: { phoneNumberId, wabaId, token: `tok-${phoneNumberId}`, ratePerSecond: rate },
+    contacts,
+    subdomain: `bench${numberSeq}`,
+  });
+  return { world, phoneNumberId };
+}
+
+async function launch(stack: Stack, world: CampaignWorld) {
+  const c = await createCampaign(stack.ctx, stack.userId, {
+    name: `Bench ${world.whatsappAccountId}`,
+    kommo_account_id: world.kommoAccountId,
+    whatsapp_account_id: world.whatsappAccountId,
+    template_id: world.templateId,
+  });
+  return startCampaign(stack.ctx, stack.userId, c.id);
+}
+
+async function waitCompleted(stack: Stack, ids: number[], timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const all = await Promise.all(ids.map((id) => getCampaign(stack.database.db, stack.userId, id)));
+    if (all.every((c) => c.status === 'completed')) return all;
+    if (Date.now() > deadline) throw new Error('campaigns did not complete in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const rateOf = (times: number[]) => (times.length - 1) / ((times.at(-1)! - times[0]) / 1000);
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function oneSender(rate: number) {
+  const stack = await startStack('postgres');
+  try {
+    const n = Math.round(rate * SECONDS);
+    const { world, phoneNumberId } = await addNumber(stack, rate, n);
+    const c = await launch(stack, world);
+    await waitCompleted(stack, [c.id]);
+    const times = await stack.sim.timestamps(phoneNumberId);
+    const achieved = rateOf(times);
+    const maxWindow = await stack.sim.maxInAnyWindow(phoneNumberId, 1000);
+    const deviation = Math.abs(achieved - rate) / rate;
+    report(`one number at ${rate} msg/s (${fmt(n)} msgs, PostgreSQL)`, `${fmt(achieved, 1)} msg/s (${fmt(deviation * 100, 2)} % off)`, 'within 2 %', deviation <= 0.02);
+    report(`  largest 1-s window at ${rate} msg/s`, fmt(maxWindow), `≤ ${rate}`, maxWindow <= rate);
+    const dups = await stack.sim.duplicates();
+    report(`  duplicates at ${rate} msg/s`, fmt(dups.length), '0', dups.length === 0);
+  } finally {
+    await stack.close();
+  }
+}
+
+async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNumber: number, target: number) {
+  const stack = await startStack(kind);
+  try {
+    const perNumber = Math.round(ratePerNumber * SECONDS);
+    const made = [];
+    for (let i = 0; i < numbers; i++) made.push(await addNumber(stack, ratePerNumber, perNumber));
+    const started = Date.now();
+    const campaigns = [];
+    for (const m of made) campaigns.push(await launch(stack, m.world));
+    const done = await waitCompleted(stack, campaigns.map((c) => c.id));
+    const completedIn = (Date.now() - started) / 1000;
+    const all = (await Promise.all(made.map((m) => stack.sim.timestamps(m.phoneNumberId)))).flat().sort((a, b) => a - b);
+    const throughput = rateOf(all);
+    const windows = await Promise.all(made.map((m) => stack.sim.maxInAnyWindow(m.phoneNumberId, 1000)));
+    const label = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
+    report(
+      `${numbers} numbers × ${ratePerNumber} msg/s on ${label} (${fmt(all.length)} msgs)`,
+      `${fmt(throughput)} msg/s aggregate`,
+      `≥ ${fmt(target)}`,
+      throughput >= target,
+    );
+    report(`  start to all completed (${label})`, `${fmt(completedIn, 1)} s (${fmt(all.length / completedIn)} msg/s)`, '', null);
+    report(`  largest 1-s window per number (${label})`, windows.join(', '), `≤ ${ratePerNumber}`, windows.every((w) => w <= ratePerNumber));
+    // Let the last webhooks land, then compare what the server counted with what was sent.
+    await stack.sim.control('POST', '/flush');
+    await new Promise((r) => setTimeout(r, 1_500));
+    const final = await Promise.all(done.map((c) => getCampaign(stack.database.db, stack.userId, c.id)));
+    const sent = final.reduce((a, c) => a + c.messages_sent, 0);
+    const delivered = final.reduce((a, c) => a + c.delivered_count, 0);
+    const dups = await stack.sim.duplicates();
+    report(`  sent / delivered counted (${label})`, `${fmt(sent)} / ${fmt(delivered)}`, `${fmt(all.length)} each`, sent === all.length && delivered === all.length);
+    report(`  duplicates (${label})`, fmt(dups.length), '0', dups.length === 0);
+  } finally {
+    await stack.close();
+  }
+}
+
+async function freeze(size: number) {
+  const stack = await startStack('postgres');
+  try {
+    const { world } = await addNumber(stack, 80, 0);
+    const load = Date.now();
+    for (let from = 1; from <= size; from += 250_000) {
+      await insertContacts(stack.database.db, stack.userId, world.kommoAccountId, Math.min(250_000, size - from + 1), from);
+    }
+    await stack.database.db.execute(sql`analyze contacts`);
+    const loaded = (Date.now() - load) / 1000;
+    await stack.engine.stop();
+    const c = await createCampaign(stack.ctx, stack.userId, {
+      name: 'Congelar un millón',
+      kommo_account_id: world.kommoAccountId,
+      whatsapp_account_id: world.whatsappAccountId,
+      template_id: world.templateId,
+    });
+    const t = performance.now();
+    const started = await startCampaign(stack.ctx, stack.userId, c.id);
+    const seconds = (performance.now() - t) / 1000;
+    report(`freeze ${fmt(size)} contacts into recipients (PostgreSQL)`, `${fmt(seconds, 2)} s`, '< 15 s', seconds < 15 && started.total_recipients === size);
+    report(`  (contacts loaded in ${fmt(loaded, 1)} s; recipients pending)`, fmt(started.pending_count), fmt(size), started.pending_count === size);
+  } finally {
+    await stack.close();
+  }
+}
+
+async function pauseLatency() {
+  const stack = await startStack('postgres');
+  try {
+    const rate = 1000;
+    for (const how of ['API in this process', 'another process (database only)'] as const) {
+      const { world, phoneNumberId } = await addNumber(stack, rate, rate * 6);
+      const c = await launch(stack, world);
+      await new Promise((r) => setTimeout(r, 2_000));
+      if (how === 'API in this process') await pauseCampaign(stack.ctx, stack.userId, c.id);
+      else await stack.database.db.execute(sql`update campaigns set status = 'paused' where id = ${c.id}`);
+      const pausedAt = Date.now();
+      await new Promise((r) => setTimeout(r, 2_000));
+      const times = await stack.sim.timestamps(phoneNumberId);
+      const after = times.filter((t) => t > pausedAt);
+      const lastMs = after.length ? Math.max(...after) - pausedAt : 0;
+      report(
+        `pause at ${rate} msg/s via ${how}`,
+        `${after.length} requests after, last ${fmt(lastMs)} ms after`,
+        '< 1,000 ms',
+        lastMs < 1000,
+      );
+      const [{ n }] = await rowsOf<{ n: number }>(
+        stack.database.db,
+        sql`select count(*)::int as n from campaign_recipients where campaign_id = ${c.id} and status = 'sending'`,
+      );
+      report(`  rows left in flight after that pause`, fmt(Number(n)), '0', Number(n) === 0);
+    }
+  } finally {
+    await stack.close();
+  }
+}
+
+const started = Date.now();
+if (ONLY.has('rate')) {
+  await oneSender(80);
+  await oneSender(1000);
+}
+if (ONLY.has('aggregate')) await aggregate('postgres', 4, 1000, 2000);
+if (ONLY.has('pglite')) await aggregate('pglite', 4, 250, 500);
+if (ONLY.has('freeze')) await freeze(Number(args['freeze-size']));
+if (ONLY.has('pause')) await pauseLatency();
+
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['measure', 'result', 'target', ''][i].length));
+const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
+console.log(line(['measure', 'result', 'target', '']));
+console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+for (const r of rows) console.log(line(r));
+console.log(`\n(${fmt((Date.now() - started) / 1000, 0)} s)`);
+process.exit(0);
