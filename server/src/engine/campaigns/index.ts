@@ -4,6 +4,7 @@ import type { BackgroundWork } from '../index';
 import { SenderLeases } from './leases';
 import { resolveEngineOptions, type CampaignEngineOptions } from './options';
 import { schedulerTick } from './scheduler';
+import { ResultWriter } from './result-writer';
 import { AccountSender } from './sender';
 import { WebhookInbox } from './webhook-inbox';
 import { Wakeable } from './wakeable';
@@ -30,6 +31,9 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     process.stderr.write(`[campaigns] ${msg}${detail}\n`);
   };
   const leases = new SenderLeases(ctx.db, ctx.instanceId, opts.leaseTtlMs);
+  // One writer for every sender of this process: one batch of statements per flush period.
+  const writer = new ResultWriter(ctx.db, ctx.instanceId, (err) => log('result flush failed', err));
+  const flushTimer = opts.runSenders ? setInterval(() => void writer.flush(), opts.flushMs) : null;
   const senders = new Map<number, AccountSender>();
   const schedulerWake = new Wakeable();
   const leaseWake = new Wakeable();
@@ -98,7 +102,7 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     const accountId = free[Math.floor(Math.random() * free.length)];
     const trustedUntil = await leases.acquire(accountId);
     if (trustedUntil === null) return;
-    const sender = new AccountSender(ctx, accountId, opts, log);
+    const sender = new AccountSender(ctx, accountId, opts, writer, log);
     try {
       await sender.start(trustedUntil);
       senders.set(accountId, sender);
@@ -133,6 +137,8 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
         await leases.release(accountId).catch(() => undefined);
       }
       senders.clear();
+      if (flushTimer) clearInterval(flushTimer);
+      await writer.flush();
       await inbox?.stop();
     },
   };

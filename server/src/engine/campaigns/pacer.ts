@@ -1,18 +1,23 @@
 /**
  * Spaces the sends of one WhatsApp number so that no one-second window ever holds more than
  * its rate, as Meta counts them on arrival:
- * - sends are spaced evenly at slightly under the rate (SAFETY);
- * - slots missed while the event loop was busy (a database write, GC) may be caught up, a
- *   few at most, so the rate holds on a loaded machine; none are owed after an idle spell;
+ * - sends are spaced evenly at 1.5 % under the rate (SAFETY), so jitter on the way cannot
+ *   push an extra send into someone's one-second window;
+ * - slots missed while the event loop was busy (a database write, GC) may be caught up, at
+ *   twice the pace at most (a burst would reach the receiver as one lump it then timestamps
+ *   over several ms), so the rate holds on a loaded machine; none are owed after idling;
  * - and a ring of the last `rate` sends, timed when each request actually reached the socket
  *   (a request may wait for a connection), refuses any send that would put `rate + 1` sends
  *   within WINDOW_MS + GUARD_MS: whatever happened before, no window can overfill.
  */
-const SAFETY = 0.99;
+const SAFETY = 0.985;
 const WINDOW_MS = 1000;
-const GUARD_MS = 8;
+/** Room for the receiver's own jitter: it timestamps requests when it gets round to them. */
+const GUARD_MS = 15;
 const CATCH_UP_SLOTS = 5;
 const MIN_CATCH_UP_MS = 100;
+/** Catching up, sends are still at least this fraction of the interval apart. */
+const MIN_GAP = 0.5;
 
 /** One send in the ring; `at` stays Infinity until the request is on the socket. */
 export interface PacedSend {
@@ -27,6 +32,7 @@ export class Pacer {
   private heldUntil = 0;
   private rate = 0;
   private rested = true;
+  private lastTakeAt = -Infinity;
 
   constructor(
     ratePerSecond: number,
@@ -53,7 +59,7 @@ export class Pacer {
   /** Milliseconds until the next send may go out (0 = now). */
   delay(): number {
     const t = this.now();
-    let wait = Math.max(this.nextAt - t, this.heldUntil - t);
+    let wait = Math.max(this.nextAt - t, this.heldUntil - t, this.lastTakeAt + this.interval * MIN_GAP - t);
     if (this.ring.length === this.rate) {
       const oldest = this.ring[this.head].at;
       // Still waiting for its connection: its time is not known yet.
@@ -65,6 +71,7 @@ export class Pacer {
   /** Records a send decided now (call only when delay() is 0); mark it sent with `sent()`. */
   take(): PacedSend {
     const t = this.now();
+    this.lastTakeAt = t;
     const entry: PacedSend = { at: Infinity };
     if (this.ring.length < this.rate) this.ring.push(entry);
     else {

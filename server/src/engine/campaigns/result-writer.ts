@@ -6,33 +6,35 @@ import {
   type ClaimOutcome,
   type DeliveryFact,
 } from '../../services/campaigns/recipient-transitions';
-import { pgCode, retryOnConflict } from '../../services/campaigns/sql';
+import { jsonParam, retryOnConflict } from '../../services/campaigns/sql';
 
 /**
- * Collects a sender's results in memory and writes them in a few set-based statements per
- * flush (every ~100 ms), which is what lets one number reach 1,000 msg/s. Until written, a
- * result lives only here; if the process dies first, its rows are still `sending` and a
- * webhook or the recovery settles them, so nothing is ever sent twice.
+ * Collects the results of every sender of this process in memory and writes them in a few
+ * set-based statements per flush (every ~100 ms), whatever the number of senders: what lets
+ * numbers reach 1,000 msg/s, and the embedded database keep up. Until written, a result lives
+ * only here; if the process dies first, its rows are still `sending` and a webhook or the
+ * recovery settles them, so nothing is ever sent twice.
  */
 export class ResultWriter {
   private accepted: DeliveryFact[] = [];
   private outcomes: ClaimOutcome[] = [];
-  private acceptedCount = 0;
-  private lastAcceptedAt = 0;
+  /** Accepted sends per WhatsApp account since the last flush, and the time of the last one. */
+  private perAccount = new Map<number, { count: number; lastAt: number }>();
   private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly owner: string,
-    private readonly whatsappAccountId: number,
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  accept(recipientId: number, wamid: string) {
+  accept(whatsappAccountId: number, recipientId: number, wamid: string) {
     const now = Date.now();
     this.accepted.push({ recipientId, wamid, sentAt: new Date(now).toISOString(), fromSender: true });
-    this.acceptedCount++;
-    this.lastAcceptedAt = now;
+    const entry = this.perAccount.get(whatsappAccountId) ?? { count: 0, lastAt: 0 };
+    entry.count++;
+    entry.lastAt = now;
+    this.perAccount.set(whatsappAccountId, entry);
   }
 
   settle(outcome: ClaimOutcome) {
@@ -46,7 +48,7 @@ export class ResultWriter {
   /** Writes everything collected so far; concurrent calls share one write. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => (this.size ? this.flush() : undefined));
-    if (!this.size && !this.acceptedCount) return Promise.resolve();
+    if (!this.size && !this.perAccount.size) return Promise.resolve();
     this.flushing = this.write().finally(() => {
       this.flushing = null;
     });
@@ -56,47 +58,56 @@ export class ResultWriter {
   private async write() {
     const accepted = this.accepted;
     const outcomes = this.outcomes;
-    const count = this.acceptedCount;
-    const lastAt = this.lastAcceptedAt;
+    const perAccount = this.perAccount;
     this.accepted = [];
     this.outcomes = [];
-    this.acceptedCount = 0;
+    this.perAccount = new Map();
+    const putBack = (what: { accepted?: boolean; outcomes?: boolean }) => {
+      if (what.accepted) this.accepted.unshift(...accepted);
+      if (what.outcomes) this.outcomes.unshift(...outcomes);
+      for (const [id, e] of perAccount) {
+        const now = this.perAccount.get(id) ?? { count: 0, lastAt: 0 };
+        this.perAccount.set(id, { count: now.count + e.count, lastAt: Math.max(now.lastAt, e.lastAt) });
+      }
+    };
     try {
       if (accepted.length) await retryOnConflict(() => applyDeliveryFacts(this.db, accepted));
     } catch (err) {
-      this.accepted.unshift(...accepted);
-      this.outcomes.unshift(...outcomes);
-      this.acceptedCount += count;
+      putBack({ accepted: true, outcomes: true });
       this.onError(err);
       return;
     }
     try {
       if (outcomes.length) await retryOnConflict(() => applyClaimOutcomes(this.db, this.owner, outcomes));
     } catch (err) {
-      this.outcomes.unshift(...outcomes);
-      this.acceptedCount += count;
+      putBack({ outcomes: true });
       this.onError(err);
       return;
     }
-    if (count) {
+    if (perAccount.size) {
       try {
-        await retryOnConflict(() => this.recordDailyCount(count, lastAt));
+        await retryOnConflict(() => this.recordDailyCounts(perAccount));
       } catch (err) {
-        // The account was deleted meanwhile: nothing left to count for.
-        if (pgCode(err) === '23503') return;
-        this.acceptedCount += count;
+        // Statistics only: a failure (an account deleted meanwhile) is not worth a retry loop.
         this.onError(err);
       }
     }
   }
 
   /** Accepted sends per account and day (the accounts screen's daily count) and the last send time. */
-  private async recordDailyCount(count: number, lastAt: number) {
-    await this.db.execute(sql`insert into whatsapp_message_counts (whatsapp_account_id, day, sent)
-      values (${this.whatsappAccountId}, current_date, ${count})
-      on conflict (whatsapp_account_id, day) do update set sent = whatsapp_message_counts.sent + excluded.sent`);
-    await this.db.execute(sql`update whatsapp_accounts
-      set last_message_sent_at = greatest(coalesce(last_message_sent_at, 'epoch'::timestamptz), ${new Date(lastAt).toISOString()}::timestamptz)
-      where id = ${this.whatsappAccountId}`);
+  private async recordDailyCounts(perAccount: Map<number, { count: number; lastAt: number }>) {
+    const input = [...perAccount].map(([id, e]) => ({ id, n: e.count, at: new Date(e.lastAt).toISOString() }));
+    await this.db.execute(sql`with v as (
+        select * from jsonb_to_recordset(${jsonParam(input)}) as v(id int, n int, at timestamptz)
+      ),
+      counted as (
+        insert into whatsapp_message_counts (whatsapp_account_id, day, sent)
+        select v.id, current_date, v.n from v join whatsapp_accounts a on a.id = v.id
+        on conflict (whatsapp_account_id, day) do update set sent = whatsapp_message_counts.sent + excluded.sent
+        returning 1
+      )
+      update whatsapp_accounts a
+      set last_message_sent_at = greatest(coalesce(a.last_message_sent_at, 'epoch'::timestamptz), v.at)
+      from v where a.id = v.id`);
   }
 }

@@ -13,7 +13,7 @@ import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp
 import { claimRecipients, nextDueAt, type ClaimedRecipient } from './claim';
 import type { CampaignEngineOptions } from './options';
 import { Pacer } from './pacer';
-import { ResultWriter } from './result-writer';
+import type { ResultWriter } from './result-writer';
 import { retryDecision, THROUGHPUT } from './retry-policy';
 import { activeCampaignsOf, type ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
@@ -44,7 +44,6 @@ export class AccountSender {
   private accountStale = true;
   private messenger!: WhatsAppMessenger;
   private pacer!: Pacer;
-  private writer: ResultWriter;
   private readonly queue: ClaimedRecipient[] = [];
   private readonly active = new Map<number, ActiveCampaign>();
   /** Campaign id → time before which it has nothing due. */
@@ -61,7 +60,6 @@ export class AccountSender {
   private refreshing: Promise<void> | null = null;
   private stopping = false;
   private loop: Promise<void> | null = null;
-  private flushTimer: NodeJS.Timeout | null = null;
   private transportFailures = 0;
   /** Local time until which this process may trust its lease (see leases.ts). */
   trustedUntil = 0;
@@ -71,10 +69,9 @@ export class AccountSender {
     private readonly ctx: AppContext,
     readonly accountId: number,
     private readonly opts: CampaignEngineOptions,
+    private readonly writer: ResultWriter,
     private readonly log: (msg: string, err?: unknown) => void,
-  ) {
-    this.writer = new ResultWriter(ctx.db, ctx.instanceId, accountId, (err) => log('result flush failed', err));
-  }
+  ) {}
 
   async start(trustedUntil: number): Promise<void> {
     this.trustedUntil = trustedUntil;
@@ -88,7 +85,6 @@ export class AccountSender {
       responseTimeoutMs: this.opts.responseTimeoutMs,
     });
     this.pacer = new Pacer(this.account.ratePerSecond);
-    this.flushTimer = setInterval(() => void this.writer.flush(), this.opts.flushMs);
     this.loop = this.run().catch((err) => this.log('sender loop crashed', err));
   }
 
@@ -117,7 +113,6 @@ export class AccountSender {
     const deadline = performance.now() + this.opts.responseTimeoutMs + 1_000;
     while (this.inFlight > 0 && performance.now() < deadline) await this.inFlightDone.sleep(50);
     this.releaseQueued(() => true);
-    if (this.flushTimer) clearInterval(this.flushTimer);
     await this.writer.flush();
     await this.messenger?.close().catch(() => undefined);
   }
@@ -205,13 +200,15 @@ export class AccountSender {
     switch (outcome.kind) {
       case 'ok':
         this.stats.accepted++;
-        this.writer.accept(item.id, outcome.wamid);
+        this.writer.accept(this.accountId, item.id, outcome.wamid);
         return;
       case 'permanent':
         this.writer.settle({ recipientId: item.id, kind: 'failed', code: outcome.code, message: outcome.message });
         return;
       case 'retry': {
-        if (outcome.code === THROUGHPUT) this.pacer.hold(1_000);
+        // The pacer already keeps under the rate; Meta counting one too many means jitter on
+        // the way: a short breath is enough (the recipient itself waits about a second).
+        if (outcome.code === THROUGHPUT) this.pacer.hold(100);
         if (outcome.code === null) {
           // Meta unreachable: slow the whole number down, not just this recipient.
           this.transportFailures++;

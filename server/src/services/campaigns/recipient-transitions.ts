@@ -133,7 +133,20 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
         read_ts timestamptz, failed boolean, failed_ts timestamptz, error_code int, error_message text)
     ),
     o as (
-      select x.* from campaign_recipients x where x.id in (select id from v) order by x.id for update
+      -- = any(array(…)): an index lookup per id even without table statistics (the embedded
+      -- database never analyzes by itself). Only rows this can change are locked: most webhook statuses repeat what the sender
+      -- already wrote (sent) and cost nothing. FOR UPDATE re-checks this on the newest row.
+      select x.* from campaign_recipients x join v on v.id = x.id
+      where x.id = any(array(select id from v)) and (
+            (v.sent_ts is not null and x.sent_at is null)
+         or (x.status not in ('failed', 'skipped') and (
+              v.rnk > ${RANK_OF(sql`x.status`)}
+              or (v.delivered_ts is not null and x.delivered_at is null)
+              or (v.read_ts is not null and x.read_at is null)))
+         or (v.failed and v.rnk < 4 and x.status in ('pending', 'sending', 'unknown', 'sent'))
+         or (v.wamid is not null and x.wamid is null)
+         or (v.src = 'sender' and v.wamid is not null and x.wamid is distinct from v.wamid))
+      order by x.id for update of x
     ),
     n as (
       select s.id, s.campaign_id, s.old_status, s.old_sent, s.old_delivered, s.old_read,
@@ -203,7 +216,7 @@ export async function applyClaimOutcomes(db: Db, owner: string, outcomes: ClaimO
     ),
     o as (
       select x.* from campaign_recipients x
-      where x.id in (select id from v) and x.claim_owner = ${owner} and x.status in ('sending', 'unknown')
+      where x.id = any(array(select id from v)) and x.claim_owner = ${owner} and x.status in ('sending', 'unknown')
       order by x.id for update
     ),
     n as (

@@ -127,6 +127,7 @@ export function ContactsPage() {
                   page={page}
                   pageSize={pageSize}
                   total={total}
+                  shown={{ offset: data?.offset ?? 0, count: data?.contacts.length ?? 0 }}
                   onPage={setPage}
                   onPageSize={(size) => {
                     setPageSize(size);

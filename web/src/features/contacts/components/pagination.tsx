@@ -16,14 +16,16 @@ interface PaginationProps {
   page: number;
   pageSize: number;
   total: number;
+  /** The rows on screen (the previous page stays while the next loads): the summary describes them. */
+  shown: { offset: number; count: number };
   onPage(page: number): void;
   onPageSize(size: number): void;
 }
 
-export function Pagination({ page, pageSize, total, onPage, onPageSize }: PaginationProps) {
+export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }: PaginationProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, page * pageSize);
+  const from = shown.count === 0 ? 0 : shown.offset + 1;
+  const to = shown.offset + shown.count;
   const btn = 'inline-flex h-8 min-w-8 items-center justify-center rounded-md border px-2 text-sm';
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 px-4 py-3">
