@@ -43,17 +43,6 @@ describe('pacing', () => {
     const b = await bed.sim.timestamps(B.phoneNumberId);
     expect(a).toHaveLength(80);
     expect(b).toHaveLength(80);
-    for (const [times, rate] of [[a, A.rate], [b, B.rate]] as const) {
-      let j = 0;
-      for (let i = 0; i < times.length; i++) {
-        while (times[i] - times[j] >= 1000) j++;
-        if (i - j + 1 > rate) {
-          console.log('VIOLATION', rate, i, j, 'span', (times[i] - times[j]).toFixed(1));
-          console.log('GAPS', times.map((t, k, arr) => k ? (t - arr[k - 1]).toFixed(1) : '0').join(' '));
-          break;
-        }
-      }
-    }
     expect(await bed.sim.maxInAnyWindow(A.phoneNumberId, 1000)).toBeLessThanOrEqual(A.rate);
     expect(await bed.sim.maxInAnyWindow(B.phoneNumberId, 1000)).toBeLessThanOrEqual(B.rate);
     // Paced at the configured rate, not trickled (the bench measures it precisely; this

@@ -21,6 +21,11 @@ export interface CampaignEngineOptions {
   responseTimeoutMs: number;
   /** A sender with no sending campaign for this long gives its lease back. */
   idleReleaseMs: number;
+  /**
+   * Extra room in each one-second window for a receiver that timestamps requests late when
+   * busy (see pacer.ts). 0 for Meta; tests on a loaded machine raise it.
+   */
+  pacingJitterMs: number;
   /** Which parts to run (tests may run only some). */
   runScheduler: boolean;
   runSenders: boolean;
@@ -41,6 +46,7 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
   connectTimeoutMs: 5_000,
   responseTimeoutMs: 15_000,
   idleReleaseMs: 3_000,
+  pacingJitterMs: 0,
   runScheduler: true,
   runSenders: true,
   runInbox: true,

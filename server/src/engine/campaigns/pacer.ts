@@ -9,15 +9,19 @@
  * - and a ring of the last `rate` sends, timed when each request actually reached the socket
  *   (a request may wait for a connection), refuses any send that would put `rate + 1` sends
  *   within WINDOW_MS + GUARD_MS: whatever happened before, no window can overfill.
+ *
+ * `jitterMs` widens that last check for a receiver that timestamps requests late when it is
+ * busy: a send counts as happening up to jitterMs after it was written (but never after its
+ * answer arrived, which bounds the receiver's own time).
  */
-const SAFETY = 0.985;
+const SAFETY = 0.99;
 const WINDOW_MS = 1000;
 /** Room for the receiver's own jitter: it timestamps requests when it gets round to them. */
-const GUARD_MS = 15;
+const GUARD_MS = 12;
 const CATCH_UP_SLOTS = 5;
 const MIN_CATCH_UP_MS = 100;
-/** Catching up, sends are still at least this fraction of the interval apart. */
-const MIN_GAP = 0.5;
+/** Catching up, at most this many sends per interval (twice the pace, in pairs at most). */
+const CATCH_UP_PACE = 2;
 
 /** One send in the ring; `at` stays Infinity until the request is on the socket. */
 export interface PacedSend {
@@ -32,11 +36,13 @@ export class Pacer {
   private heldUntil = 0;
   private rate = 0;
   private rested = true;
-  private lastTakeAt = -Infinity;
+  /** Decision times of the last CATCH_UP_PACE sends, oldest first. */
+  private recentTakes: number[] = [];
 
   constructor(
     ratePerSecond: number,
     private readonly now: () => number = () => performance.now(),
+    private readonly jitterMs = 0,
   ) {
     this.setRate(ratePerSecond);
   }
@@ -59,7 +65,8 @@ export class Pacer {
   /** Milliseconds until the next send may go out (0 = now). */
   delay(): number {
     const t = this.now();
-    let wait = Math.max(this.nextAt - t, this.heldUntil - t, this.lastTakeAt + this.interval * MIN_GAP - t);
+    let wait = Math.max(this.nextAt - t, this.heldUntil - t);
+    if (this.recentTakes.length === CATCH_UP_PACE) wait = Math.max(wait, this.recentTakes[0] + this.interval - t);
     if (this.ring.length === this.rate) {
       const oldest = this.ring[this.head].at;
       // Still waiting for its connection: its time is not known yet.
@@ -71,7 +78,8 @@ export class Pacer {
   /** Records a send decided now (call only when delay() is 0); mark it sent with `sent()`. */
   take(): PacedSend {
     const t = this.now();
-    this.lastTakeAt = t;
+    this.recentTakes.push(t);
+    if (this.recentTakes.length > CATCH_UP_PACE) this.recentTakes.shift();
     const entry: PacedSend = { at: Infinity };
     if (this.ring.length < this.rate) this.ring.push(entry);
     else {
@@ -86,7 +94,13 @@ export class Pacer {
 
   /** The request reached the socket (or failed before): its window starts now. */
   sent(entry: PacedSend): void {
-    if (entry.at === Infinity) entry.at = this.now();
+    if (entry.at === Infinity) entry.at = this.now() + this.jitterMs;
+  }
+
+  /** Its answer arrived: the receiver had counted it by now at the latest. */
+  answered(entry: PacedSend): void {
+    this.sent(entry);
+    entry.at = Math.min(entry.at, this.now());
   }
 
   /** Nothing to send right now: missed slots are not owed (no burst when work comes back). */

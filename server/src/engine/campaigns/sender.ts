@@ -84,7 +84,7 @@ export class AccountSender {
       connectTimeoutMs: this.opts.connectTimeoutMs,
       responseTimeoutMs: this.opts.responseTimeoutMs,
     });
-    this.pacer = new Pacer(this.account.ratePerSecond);
+    this.pacer = new Pacer(this.account.ratePerSecond, undefined, this.opts.pacingJitterMs);
     this.loop = this.run().catch((err) => this.log('sender loop crashed', err));
   }
 
@@ -110,6 +110,7 @@ export class AccountSender {
     this.stopping = true;
     this.wakeable.wake();
     await this.loop;
+    await this.refilling;
     const deadline = performance.now() + this.opts.responseTimeoutMs + 1_000;
     while (this.inFlight > 0 && performance.now() < deadline) await this.inFlightDone.sleep(50);
     this.releaseQueued(() => true);
@@ -185,7 +186,7 @@ export class AccountSender {
         bizOpaque: `masivo:${campaign.id}:${item.id}`,
       }, () => this.pacer.sent(paced))
       .then((outcome) => {
-        this.pacer.sent(paced);
+        this.pacer.answered(paced);
         this.record(item, outcome);
       })
       .catch((err) => this.log('send failed unexpectedly', err))
@@ -304,7 +305,14 @@ export class AccountSender {
         continue;
       }
       this.rotation = (this.rotation + i + 1) % Math.max(1, ids.length);
-      const keep = await this.dropBlacklisted(campaign, claimed);
+      let keep: ClaimedRecipient[];
+      try {
+        keep = await this.dropBlacklisted(campaign, claimed);
+      } catch (err) {
+        // Not checked, not sent: give them back rather than leave them in flight.
+        for (const item of claimed) this.writer.settle({ recipientId: item.id, kind: 'released' });
+        throw err;
+      }
       // Paused or stopped while we were claiming: give the rows back at once.
       if (!this.active.has(campaign.id) || this.stopping) {
         for (const item of keep) this.writer.settle({ recipientId: item.id, kind: 'released' });

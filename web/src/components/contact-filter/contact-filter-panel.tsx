@@ -19,6 +19,8 @@ export interface ContactFilterPanelProps {
   collapsible?: boolean;
   defaultOpen?: boolean;
   title?: string;
+  /** Card padding: the campaign form's sections use p-6, so its filters line up with them. */
+  padding?: 'p-4' | 'p-6';
 }
 
 /**
@@ -33,6 +35,7 @@ export function ContactFilterPanel({
   collapsible = true,
   defaultOpen = true,
   title = 'Filtros',
+  padding = 'p-4',
 }: ContactFilterPanelProps) {
   const [open, setOpen] = useState(defaultOpen);
   const tags = useAccountTags(accountId);
@@ -49,7 +52,7 @@ export function ContactFilterPanel({
   };
 
   return (
-    <Card className="p-4">
+    <Card className={padding}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <button
           type="button"

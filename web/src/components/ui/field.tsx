@@ -37,7 +37,7 @@ export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select
   const selectId = id ?? props.name;
   return (
     <FieldShell label={label} htmlFor={selectId} error={error}>
-      <select ref={ref} id={selectId} aria-invalid={!!error} className={cn(CONTROL, className)} {...props}>
+      <select ref={ref} id={selectId} aria-invalid={!!error} className={cn(CONTROL, error && 'border-red-500', className)} {...props}>
         {children}
       </select>
     </FieldShell>
@@ -49,7 +49,7 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaProps>(function 
   const areaId = id ?? props.name;
   return (
     <FieldShell label={label} htmlFor={areaId} error={error}>
-      <textarea ref={ref} id={areaId} aria-invalid={!!error} className={cn(CONTROL, className)} {...props} />
+      <textarea ref={ref} id={areaId} aria-invalid={!!error} className={cn(CONTROL, error && 'border-red-500', className)} {...props} />
     </FieldShell>
   );
 });

@@ -12,6 +12,7 @@ export function CampaignFilters({ kommoAccountId, filter, onChange }: { kommoAcc
       modes={ALL_MODES}
       collapsible={false}
       title="Filtros de Contactos"
+      padding="p-6"
     />
   );
 }

@@ -29,7 +29,10 @@ export function ContactsPage() {
   const [filter, setFilter] = useState<ContactFilter>(EMPTY_FILTER);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(DEFAULT_CONTACT_PAGE_SIZE);
-  const debouncedFilter = useDebouncedValue(filter, 300);
+  const typedFilter = useDebouncedValue(filter, 300);
+  // Typing waits for a pause; clearing (a new account, 'Limpiar todos los filtros') applies at
+  // once, so the new account's first page is never fetched with the old account's filters.
+  const debouncedFilter = isFilterActive(filter) ? typedFilter : filter;
   const exporter = useExportContacts();
 
   const contacts = useFilteredContacts(

@@ -45,7 +45,8 @@ export function TemplatesPage() {
       const result = await syncAll.mutateAsync();
       toast.success('Sincronización completa exitosa');
       for (const r of result.results) {
-        if (!r.success) toast.error(`Error en cuenta: ${r.account_name} - ${r.error ?? 'Error desconocido'}`);
+        // Spec §8 wording, exactly: 'Error en cuenta: {text}'.
+        if (!r.success) toast.error(`Error en cuenta: ${r.error ?? 'Error desconocido'}`);
         r.errors.forEach((e) => toast.error(`Error: ${e}`));
       }
     } catch (err) {
