@@ -1,11 +1,11 @@
 /**
  * Spaces the sends of one WhatsApp number so that no one-second window ever holds more than
  * its rate, as Meta counts them on arrival:
- * - sends are spaced evenly at 1.5 % under the rate (SAFETY), so jitter on the way cannot
+ * - sends are spaced evenly at 1 % under the rate (SAFETY), so jitter on the way cannot
  *   push an extra send into someone's one-second window;
- * - slots missed while the event loop was busy (a database write, GC) may be caught up, at
- *   twice the pace at most (a burst would reach the receiver as one lump it then timestamps
- *   over several ms), so the rate holds on a loaded machine; none are owed after idling;
+ * - slots missed while the event loop was busy (a database write, GC) may be caught up, in
+ *   small lumps only (a burst would reach the receiver as one lump it then timestamps over
+ *   several ms), so the rate holds on a loaded machine; none are owed after idling;
  * - and a ring of the last `rate` sends, timed when each request actually reached the socket
  *   (a request may wait for a connection), refuses any send that would put `rate + 1` sends
  *   within WINDOW_MS + GUARD_MS: whatever happened before, no window can overfill.
@@ -20,8 +20,11 @@ const WINDOW_MS = 1000;
 const GUARD_MS = 12;
 const CATCH_UP_SLOTS = 5;
 const MIN_CATCH_UP_MS = 100;
-/** Catching up, at most this many sends per interval (twice the pace, in pairs at most). */
-const CATCH_UP_PACE = 2;
+/**
+ * Catching up, at most this many sends per interval: twice the pace for slow numbers, up to
+ * four sends a millisecond for fast ones (timers fire a millisecond apart at best).
+ */
+const catchUpPace = (intervalMs: number) => Math.max(2, Math.ceil(4 / intervalMs));
 
 /** One send in the ring; `at` stays Infinity until the request is on the socket. */
 export interface PacedSend {
@@ -36,7 +39,7 @@ export class Pacer {
   private heldUntil = 0;
   private rate = 0;
   private rested = true;
-  /** Decision times of the last CATCH_UP_PACE sends, oldest first. */
+  /** Decision times of the last few sends (catchUpPace of them), oldest first. */
   private recentTakes: number[] = [];
 
   constructor(
@@ -66,7 +69,7 @@ export class Pacer {
   delay(): number {
     const t = this.now();
     let wait = Math.max(this.nextAt - t, this.heldUntil - t);
-    if (this.recentTakes.length === CATCH_UP_PACE) wait = Math.max(wait, this.recentTakes[0] + this.interval - t);
+    if (this.recentTakes.length >= catchUpPace(this.interval)) wait = Math.max(wait, this.recentTakes[0] + this.interval - t);
     if (this.ring.length === this.rate) {
       const oldest = this.ring[this.head].at;
       // Still waiting for its connection: its time is not known yet.
@@ -79,7 +82,7 @@ export class Pacer {
   take(): PacedSend {
     const t = this.now();
     this.recentTakes.push(t);
-    if (this.recentTakes.length > CATCH_UP_PACE) this.recentTakes.shift();
+    while (this.recentTakes.length > catchUpPace(this.interval)) this.recentTakes.shift();
     const entry: PacedSend = { at: Infinity };
     if (this.ring.length < this.rate) this.ring.push(entry);
     else {

@@ -56,7 +56,7 @@ export class AccountSender {
   private readonly inFlightDone = new Wakeable();
   private readonly wakeable = new Wakeable();
   private refilling: Promise<void> | null = null;
-  private refreshedAt = 0;
+  private refreshedAt = -Infinity;
   private refreshing: Promise<void> | null = null;
   private stopping = false;
   private loop: Promise<void> | null = null;
@@ -95,7 +95,7 @@ export class AccountSender {
   campaignChanged(campaignId: number): void {
     if (this.active.delete(campaignId)) this.releaseQueued((item) => item.campaignId === campaignId);
     this.pausedHere.delete(campaignId);
-    this.refreshedAt = 0;
+    this.refreshedAt = -Infinity;
     void this.refreshCampaigns();
     this.wakeable.wake();
   }
@@ -209,7 +209,7 @@ export class AccountSender {
       case 'retry': {
         // The pacer already keeps under the rate; Meta counting one too many means jitter on
         // the way: a short breath is enough (the recipient itself waits about a second).
-        if (outcome.code === THROUGHPUT) this.pacer.hold(100);
+        if (outcome.code === THROUGHPUT) this.pacer.hold(Math.max(20, 5_000 / this.pacer.ratePerSecond));
         if (outcome.code === null) {
           // Meta unreachable: slow the whole number down, not just this recipient.
           this.transportFailures++;

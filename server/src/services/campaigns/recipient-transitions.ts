@@ -134,8 +134,9 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     ),
     o as (
       -- = any(array(…)): an index lookup per id even without table statistics (the embedded
-      -- database never analyzes by itself). Only rows this can change are locked: most webhook statuses repeat what the sender
-      -- already wrote (sent) and cost nothing. FOR UPDATE re-checks this on the newest row.
+      -- database never analyzes by itself). Only rows this can change are locked: most
+      -- webhook statuses repeat what the sender already wrote (sent) and cost nothing.
+      -- FOR UPDATE re-checks the condition on the newest version of each row.
       select x.* from campaign_recipients x join v on v.id = x.id
       where x.id = any(array(select id from v)) and (
             (v.sent_ts is not null and x.sent_at is null)
