@@ -10,6 +10,7 @@
  *     and a pause written by another process).
  *
  *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,freeze,pause] [--seconds 12]
+ *                                    [--freeze-size 1000000] [--pglite-rate 250]
  *
  * PostgreSQL databases are created for the run and dropped after it.
  */
@@ -36,6 +37,8 @@ const { values: args } = parseArgs({
     only: { type: 'string', default: 'rate,aggregate,pglite,freeze,pause' },
     seconds: { type: 'string', default: '12' },
     'freeze-size': { type: 'string', default: '1000000' },
+    /** Per-number rate of the PGlite run (4 numbers). */
+    'pglite-rate': { type: 'string', default: '250' },
   },
 });
 const ONLY = new Set(args.only.split(','));
@@ -283,7 +286,7 @@ if (ONLY.has('rate')) {
   await oneSender(1000);
 }
 if (ONLY.has('aggregate')) await aggregate('postgres', 4, 1000, 2000);
-if (ONLY.has('pglite')) await aggregate('pglite', 4, 250, 500);
+if (ONLY.has('pglite')) await aggregate('pglite', 4, Number(args['pglite-rate']), 500);
 if (ONLY.has('freeze')) await freeze(Number(args['freeze-size']));
 if (ONLY.has('pause')) await pauseLatency();
 
