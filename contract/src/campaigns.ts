@@ -22,15 +22,18 @@ export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'comple
 export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
+/** Ids are PostgreSQL integers: a larger number would be a database error, not a 400. */
+const MAX_ID = 2_147_483_647;
+
 const text = (max: number) => z.string().trim().max(max);
 
 /** Spec §3 creation payload. scheduled_at omitted (or null/empty) = draft. */
 export const createCampaignSchema = z.strictObject({
   name: text(200).min(1, 'El nombre es requerido'),
   description: text(2000).optional().default(''),
-  kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida'),
-  whatsapp_account_id: z.coerce.number({ error: 'La cuenta de WhatsApp es requerida' }).int().positive('La cuenta de WhatsApp es requerida'),
-  template_id: z.coerce.number({ error: 'La plantilla es requerida' }).int().positive('La plantilla es requerida'),
+  kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida').max(MAX_ID, 'La cuenta Kommo es requerida'),
+  whatsapp_account_id: z.coerce.number({ error: 'La cuenta de WhatsApp es requerida' }).int().positive('La cuenta de WhatsApp es requerida').max(MAX_ID, 'La cuenta de WhatsApp es requerida'),
+  template_id: z.coerce.number({ error: 'La plantilla es requerida' }).int().positive('La plantilla es requerida').max(MAX_ID, 'La plantilla es requerida'),
   message_type: z.literal('template').optional().default('template'),
   scheduled_at: z
     .union([z.iso.datetime({ offset: true, error: 'Fecha de programación inválida' }), z.literal(''), z.null()])

@@ -6,6 +6,7 @@ import type { AppContext } from './context';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { registerNulCharacterGuard } from './plugins/reject-nul-characters';
 import { registerWebApp } from './plugins/web-app';
 import { registerRoutes } from './routes/index';
 
@@ -30,6 +31,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerNulCharacterGuard(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

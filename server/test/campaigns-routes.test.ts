@@ -401,7 +401,7 @@ describe('messages', () => {
       { status: 'pending', phone: '+5491155550005' },
     ] as const;
     await t.ctx.db.insert(campaignRecipients).values(
-      rows.map((r, i) => ({ ...r, campaignId: id, phoneKey: r.phone ? r.phone.slice(1) : null, contactId: null, attempts: i })),
+      rows.map((r, i) => ({ ...r, campaignId: id, userId: owner.userId, phoneKey: r.phone ? r.phone.slice(1) : null, contactId: null, attempts: i })),
     );
 
     const first = await call('GET', `/${id}/messages?limit=2`);

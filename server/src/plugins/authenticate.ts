@@ -19,9 +19,12 @@ declare module 'fastify' {
 export function registerAuthentication(app: FastifyInstance, tokens: TokenService) {
   app.decorateRequest('userId', 0);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs')) return;
+    // Decided on the matched route, not the raw URL: the router decodes `/%61pi/...` to an
+    // /api route while request.url still does not start with '/api/'.
+    const route = request.routeOptions.url;
+    if (!route) return; // unknown route: the not-found handler answers
+    if (!route.startsWith('/api/') || route.startsWith('/api/docs')) return;
     if (request.routeOptions.config?.public) return;
-    if (!request.routeOptions.url) return; // unknown route: the not-found handler answers
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     const claims = token ? await tokens.verify(token) : null;

@@ -48,6 +48,8 @@ create index campaigns_sending_idx on campaigns (whatsapp_account_id) where stat
 create table campaign_recipients (
   id bigint generated always as identity primary key,
   campaign_id integer not null references campaigns(id) on delete cascade,
+  -- The owner, as on every owned table (equal to the campaign's user).
+  user_id integer not null references users(id) on delete cascade,
   -- A soft reference: a contact deleted by a later sync keeps its frozen recipient row (a
   -- foreign key would make every contact delete scan this table).
   contact_id bigint,

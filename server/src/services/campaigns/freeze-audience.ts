@@ -46,8 +46,8 @@ export async function freezeAudience(
       select a.*, row_number() over (partition by a.phone_key order by a.contact_id) as n from audience a
     ),
     ins as (
-      insert into campaign_recipients (campaign_id, contact_id, phone, phone_key, status, error_message)
-      select ${campaign.id}, contact_id, phone,
+      insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message)
+      select ${campaign.id}, ${campaign.userId}::int, contact_id, phone,
         case when phone_key is not null and n = 1 then phone_key end,
         case when phone_key is not null and n = 1 then 'pending' else 'skipped' end,
         case when phone_key is null then ${NO_VALID_PHONE}::text when n > 1 then ${DUPLICATE_PHONE}::text end
