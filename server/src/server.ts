@@ -30,6 +30,14 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       logger: {
         level: config.LOG_LEVEL,
         redact: ['req.headers.authorization', '*.access_token', '*.password', '*.token'],
+        serializers: {
+          // Meta's verification GET carries hub.verify_token in the query string: keep it out of logs.
+          req: (req: { method: string; url: string; ip?: string }) => ({
+            method: req.method,
+            url: req.url.startsWith('/api/webhooks') ? req.url.split('?')[0] : req.url,
+            remoteAddress: req.ip,
+          }),
+        },
       },
     });
     url = await app.listen({ port: config.PORT, host: config.HOST });
