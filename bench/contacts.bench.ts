@@ -45,6 +45,10 @@ function filterIndexStatements(): { name: string; create: string }[] {
     .map((create) => ({ name: /^create index (\w+)/.exec(create)![1], create }));
 }
 
+function secs(ms: number): string {
+  return `${(ms / 1000).toFixed(0)} s`;
+}
+
 function record(i: number) {
   const g = contactAt(SEED, i);
   const custom: Record<string, string> = {};
@@ -84,8 +88,14 @@ async function load(database: Database, size: number): Promise<{ userId: number;
   }
   const loaded = Date.now();
   for (const ix of indexes) await db.execute(sql.raw(ix.create));
-  await db.execute(sql`analyze contacts`);
-  console.log(`  ${size.toLocaleString('en')} contacts loaded in ${((loaded - started) / 1000).toFixed(0)} s, indexed in ${((Date.now() - loaded) / 1000).toFixed(0)} s`);
+  const indexed = Date.now();
+  // A deployment's autovacuum does this after a sync: it sets hint bits and the visibility map,
+  // so the measured queries do not pay for the bulk load (first reads would dirty every page).
+  await db.execute(sql`vacuum (analyze) contacts, contact_facets`);
+  console.log(
+    `  ${size.toLocaleString('en')} contacts loaded in ${secs(loaded - started)}, indexed in ${secs(indexed - loaded)}, ` +
+      `then VACUUM (ANALYZE) in ${secs(Date.now() - indexed)}`,
+  );
   return { userId, accountId };
 }
 

@@ -120,6 +120,32 @@ describe('contact filter engine', () => {
 
   it("never returns another user's contacts", async () => {
     expect(await countContacts(t.ctx.db, { userId: userId + 1000, accountId, filter: {} })).toBe(0);
+    // Tag/field-only filters are counted from contact_facets: scoped the same way.
+    expect(await countContacts(t.ctx.db, { userId: userId + 1000, accountId, filter: { tags: ['vip'] } })).toBe(0);
+    expect(await countContacts(t.ctx.db, { userId, accountId: otherAccountId, filter: { tags: ['vip'] } })).toBe(1);
+  });
+
+  it('keeps tag/field counts right when contacts change or go away', async () => {
+    const filters: ContactFilterInput[] = [
+      { tags: ['vip', 'nuevo'], tagOperator: 'OR' },
+      { tags: ['vip', 'nuevo'], tagOperator: 'AND' },
+      { tags: ['vip', 'nadie'], tagOperator: 'AND' },
+      { customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Ninguno'] }, Ciudad: { mode: 'notExists' } } },
+      { customFieldFilters: { Origen: { mode: 'specific', values: ['Web "oficial"'] } } },
+      { customFieldFilters: { Nadie: { mode: 'notExists' } }, tags: ['cliente'] },
+    ];
+    const before = await Promise.all(filters.map((f) => kommoIds(f)));
+    expect(before).toEqual([[1, 3], [], [], [], [5], [1, 2]]);
+    await t.ctx.db.execute(sql`update contacts set tags = array['vip', 'nuevo'], custom_fields = '{"Plan": "Pro"}'
+      where account_id = ${accountId} and kommo_id = 4`);
+    await t.ctx.db.execute(sql`delete from contacts where account_id = ${accountId} and kommo_id = 3`);
+    const after = await Promise.all(filters.map((f) => kommoIds(f)));
+    expect(after).toEqual([[1, 4], [4], [], [4], [5], [1, 2]]);
+    // Put the account back as the other tests expect it.
+    await t.ctx.db.execute(sql`delete from contacts where account_id = ${accountId} and kommo_id = 4`);
+    await insert(accountId, CONTACTS[3]);
+    await insert(accountId, CONTACTS[2]);
+    await t.ctx.db.execute(sql`update contacts set tags = array_remove(tags, '')`);
   });
 
   it('binds every value and field name as a parameter', () => {

@@ -72,6 +72,60 @@ create index contacts_search_trgm on contacts using gin (
 -- custom field "text contains": a trigram pre-filter over the whole document.
 create index contacts_custom_fields_trgm on contacts using gin ((custom_fields::text) gin_trgm_ops);
 
+-- Counting a large match (a common tag, a field most contacts have) on the wide contacts heap costs
+-- a visit to nearly every page. Tag and field conditions are therefore also answered from a narrow
+-- copy: per contact, the ids of its "filter keys" ('t' || tag, 'f' || field name,
+-- 'v' || ["field", "value"]), numbered per account in contact_filter_keys. A trigger keeps both in
+-- step with contacts, whoever writes them; the filter engine counts tag/field-only filters here.
+create table contact_filter_keys (
+  id integer generated always as identity primary key,
+  account_id integer not null references kommo_accounts(id) on delete cascade,
+  key text not null
+);
+create unique index contact_filter_keys_account_key on contact_filter_keys (account_id, key);
+
+create table contact_facets (
+  contact_id bigint primary key references contacts(id) on delete cascade,
+  user_id integer not null,
+  account_id integer not null,
+  key_ids integer[] not null
+);
+create index contacts_facets_key_ids_gin on contact_facets using gin (key_ids);
+
+-- The filter keys of one contact; the engine builds the same strings for the values it looks up.
+create function contact_filter_key_texts(tags text[], custom_fields jsonb) returns text[]
+  language sql immutable parallel safe
+  as $$ select array(
+    select 't' || t from unnest(tags) t where t is not null
+    union select 'f' || e.key from jsonb_each(custom_fields) e where jsonb_typeof(custom_fields) = 'object'
+    union select 'v' || jsonb_build_array(e.key, e.value)::text from jsonb_each(custom_fields) e
+      where jsonb_typeof(custom_fields) = 'object') $$;
+
+create function contact_facets_sync() returns trigger
+  language plpgsql
+  as $$
+declare
+  keys text[] := contact_filter_key_texts(new.tags, new.custom_fields);
+begin
+  insert into contact_filter_keys (account_id, key)
+    select new.account_id, k from unnest(keys) k
+    on conflict (account_id, key) do nothing;
+  insert into contact_facets (contact_id, user_id, account_id, key_ids)
+    values (new.id, new.user_id, new.account_id, array(
+      select f.id from contact_filter_keys f where f.account_id = new.account_id and f.key = any(keys) order by f.id))
+    on conflict (contact_id) do update
+      set user_id = excluded.user_id, account_id = excluded.account_id, key_ids = excluded.key_ids;
+  return null;
+end $$;
+
+create trigger contacts_facets_insert after insert on contacts
+  for each row execute function contact_facets_sync();
+-- A full sync rewrites every contact's columns; only a real change needs new facets.
+create trigger contacts_facets_update after update of user_id, account_id, tags, custom_fields on contacts
+  for each row when ((old.user_id, old.account_id, old.tags, old.custom_fields)
+                     is distinct from (new.user_id, new.account_id, new.tags, new.custom_fields))
+  execute function contact_facets_sync();
+
 -- Tag names per account, kept by the sync, so tag pickers never scan every contact.
 create table contact_tags (
   account_id integer not null references kommo_accounts(id) on delete cascade,

@@ -74,3 +74,18 @@ export const contactTags = pgTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.name] })],
 );
+
+/** Filter keys ('t' || tag, 'f' || field, 'v' || ["field", "value"]) numbered per account; kept by a trigger. */
+export const contactFilterKeys = pgTable('contact_filter_keys', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+});
+
+/** A narrow per-contact copy of its filter key ids, for counting tag/field filters; kept by a trigger. */
+export const contactFacets = pgTable('contact_facets', {
+  contactId: bigint('contact_id', { mode: 'number' }).primaryKey().references(() => contacts.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull(),
+  accountId: integer('account_id').notNull(),
+  keyIds: integer('key_ids').array().notNull(),
+});

@@ -8,6 +8,8 @@ import type { ContactRecord } from './contact-mapper';
  *
  * An unchanged contact is only touched when its sync generation must move (full sync);
  * none of its indexed columns change then, so PostgreSQL can update it in place (HOT).
+ * The filter facets (contact_facets) follow through the contacts triggers of 0002_kommo.sql,
+ * which only rewrite them when tags or custom fields really changed.
  */
 export async function upsertContacts(
   db: Db,

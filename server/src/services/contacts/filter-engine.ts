@@ -8,6 +8,7 @@ import {
 } from '@masivo/contract/contact-filter';
 import type { Contact } from '@masivo/contract/contacts';
 import type { Db } from '../../db/client';
+import { countByFacets, facetKeyGroups } from './facet-count';
 
 /**
  * The one implementation of the spec's contact filter. The contacts screen, counts,
@@ -152,7 +153,16 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   });
 }
 
+/** Tag/field-only filters are counted on the narrow contact_facets (see facet-count.ts). */
 export async function countContacts(db: Db, p: FilterParams): Promise<number> {
+  const groups = facetKeyGroups(contactFilterSchema.parse(p.filter));
+  if (groups) {
+    return db.transaction(async (tx) => {
+      await tx.execute(sql`set local jit = off`);
+      const execute = async (query: SQL) => ((await tx.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
+      return countByFacets(execute, p, groups);
+    });
+  }
   const [row] = await rows<{ n: number | string }>(
     db,
     sql`select count(*)::int as n from contacts c where ${contactFilterSql(p)}`,
