@@ -5,6 +5,7 @@ import { EmptyState } from '../../../components/ui/empty-state';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
+import { TableHead } from '../../../components/ui/table-head';
 
 export function BlacklistTable({ accountId, entries }: { accountId: number; entries: BlacklistEntry[] }) {
   const remove = useRemoveFromBlacklist(accountId);
@@ -19,15 +20,7 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <thead className="bg-gray-50">
-          <tr>
-            {['Teléfono', 'Motivo', 'Fecha', 'Acciones'].map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Teléfono', 'Motivo', 'Fecha', 'Acciones']} dense />
         <tbody className="divide-y divide-gray-100 bg-white">
           {entries.map((e) => (
             <tr key={e.id} className="hover:bg-gray-50">

@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useCampaignMessages } from '../api/get-campaign-messages';
 import { RECIPIENT_STATUS_LABELS, RECIPIENT_STATUS_TONES } from './recipient-status';
+import { TableHead } from '../../../components/ui/table-head';
 
 const PAGE_SIZE = 50;
 
@@ -75,15 +76,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <thead className="bg-gray-50">
-          <tr>
-            {['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído'].map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído']} dense />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>

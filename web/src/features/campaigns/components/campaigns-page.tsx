@@ -12,6 +12,7 @@ import { formatDate, formatNumber } from '../../../lib/format';
 import { useCampaigns } from '../api/get-campaigns';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useStartCampaign } from '../api/start-campaign';
+import { TableHead } from '../../../components/ui/table-head';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -45,15 +46,7 @@ function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-gray-200">
-        <thead className="bg-gray-50">
-          <tr>
-            {['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones'].map((h) => (
-              <th key={h} scope="col" className="px-6 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones']} />
         <tbody className="divide-y divide-gray-200 bg-white">
           {campaigns.map((c) => (
             <CampaignRow key={c.id} campaign={c} />

@@ -1,18 +1,11 @@
 import type { Contact } from '@masivo/contract/contacts';
+import { TableHead } from '../../../components/ui/table-head';
 
 export function ContactsTable({ contacts, emptyText }: { contacts: Contact[]; emptyText: string }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <thead className="bg-gray-50">
-          <tr>
-            {['Nombre', 'Teléfono', 'Email', 'Etiquetas'].map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Nombre', 'Teléfono', 'Email', 'Etiquetas']} dense />
         <tbody className="divide-y divide-gray-100 bg-white">
           {contacts.length === 0 ? (
             <tr>

@@ -11,6 +11,7 @@ import { formatDate, formatNumber } from '../../../lib/format';
 import { useCampaigns } from '../api/get-campaigns';
 import { useKommoAccounts } from '../api/get-kommo-accounts';
 import { dashboardStats, recentCampaigns } from './dashboard-stats';
+import { TableHead } from '../../../components/ui/table-head';
 
 export function DashboardPage() {
   const campaigns = useCampaigns();
@@ -45,15 +46,7 @@ function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full divide-y divide-gray-200">
-        <thead className="bg-gray-50">
-          <tr>
-            {['Nombre', 'Estado', 'Progreso', 'Fecha'].map((h) => (
-              <th key={h} scope="col" className="px-6 py-3 text-left text-xs font-medium tracking-wider text-gray-500 uppercase">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={['Nombre', 'Estado', 'Progreso', 'Fecha']} />
         <tbody className="divide-y divide-gray-200 bg-white">
           {campaigns.map((c) => (
             <tr key={c.id}>
