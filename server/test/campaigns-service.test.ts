@@ -1,3 +1,4 @@
+import { countersFromRows as rowCounters } from './helpers/campaign-fixtures';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -58,22 +59,7 @@ async function recipients(campaignId: number) {
   );
 }
 
-/** Counters recomputed from the rows, the way recipient-transitions.ts defines them. */
-async function countersFromRows(campaignId: number) {
-  const [r] = await rowsOf<Record<string, number>>(
-    t.ctx.db,
-    sql`select count(*)::int as total_recipients,
-      (count(*) filter (where sent_at is not null))::int as messages_sent,
-      (count(*) filter (where delivered_at is not null))::int as delivered_count,
-      (count(*) filter (where read_at is not null))::int as read_count,
-      (count(*) filter (where status = 'failed'))::int as failed_count,
-      (count(*) filter (where status = 'skipped'))::int as skipped_count,
-      (count(*) filter (where status = 'unknown'))::int as unknown_count,
-      (count(*) filter (where status in ('pending', 'sending')))::int as pending_count
-    from campaign_recipients where campaign_id = ${campaignId}`,
-  );
-  return r;
-}
+const countersFromRows = (campaignId: number) => rowCounters(t.ctx.db, campaignId);
 
 async function expectExactCounters(campaignId: number) {
   const c = await getCampaign(t.ctx.db, userId, campaignId);

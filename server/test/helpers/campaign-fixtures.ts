@@ -151,3 +151,17 @@ export const simPromoTemplate = (wabaId: string) => ({
   category: 'MARKETING' as const,
   components: PROMO_COMPONENTS as Array<{ type: string; text?: string; format?: string; example?: unknown }>,
 });
+
+/** Counters recomputed from the recipient rows, the way recipient-transitions.ts defines them. */
+export async function countersFromRows(db: Db, campaignId: number) {
+  const res = (await db.execute(sql`select count(*)::int as total_recipients,
+      (count(*) filter (where sent_at is not null))::int as messages_sent,
+      (count(*) filter (where delivered_at is not null))::int as delivered_count,
+      (count(*) filter (where read_at is not null))::int as read_count,
+      (count(*) filter (where status = 'failed'))::int as failed_count,
+      (count(*) filter (where status = 'skipped'))::int as skipped_count,
+      (count(*) filter (where status = 'unknown'))::int as unknown_count,
+      (count(*) filter (where status in ('pending', 'sending')))::int as pending_count
+    from campaign_recipients where campaign_id = ${campaignId}`)) as unknown as { rows: Record<string, number>[] };
+  return res.rows[0];
+}

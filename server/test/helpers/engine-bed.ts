@@ -1,3 +1,4 @@
+import { countersFromRows as rowCounters } from './campaign-fixtures';
 import { sql } from 'drizzle-orm';
 import { startWhatsAppSim, type WhatsAppSim, type WhatsAppSimOptions } from '@masivo/simulators/whatsapp';
 import { startCampaignEngine, type CampaignEngine } from '../../src/engine/campaigns/index';
@@ -160,18 +161,4 @@ export async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean,
 }
 
 /** Counters recomputed from the recipient rows (what the campaign's counters must equal). */
-export async function countersFromRows(bed: EngineBed<unknown>, campaignId: number) {
-  const [r] = await rowsOf<Record<string, number>>(
-    bed.t.ctx.db,
-    sql`select count(*)::int as total_recipients,
-      (count(*) filter (where sent_at is not null))::int as messages_sent,
-      (count(*) filter (where delivered_at is not null))::int as delivered_count,
-      (count(*) filter (where read_at is not null))::int as read_count,
-      (count(*) filter (where status = 'failed'))::int as failed_count,
-      (count(*) filter (where status = 'skipped'))::int as skipped_count,
-      (count(*) filter (where status = 'unknown'))::int as unknown_count,
-      (count(*) filter (where status in ('pending', 'sending')))::int as pending_count
-    from campaign_recipients where campaign_id = ${campaignId}`,
-  );
-  return r;
-}
+export const countersFromRows = (bed: EngineBed<unknown>, campaignId: number) => rowCounters(bed.t.ctx.db, campaignId);

@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { addBlacklistSchema, type AddBlacklistInput } from '@masivo/contract/blacklist';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
 import { Input, Textarea } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
 import { useAddToBlacklist } from '../api/blacklist-mutations';
+import { FormActions } from '../../../components/ui/form-actions';
 
 export function AddNumberModal({ accountId, open, onClose }: { accountId: number; open: boolean; onClose: () => void }) {
   const add = useAddToBlacklist(accountId);
@@ -40,14 +40,7 @@ export function AddNumberModal({ accountId, open, onClose }: { accountId: number
           {...register('phone')}
         />
         <Textarea label="Motivo (opcional)" id="blacklist-reason" rows={3} placeholder="Ej: pidió no recibir mensajes" {...register('reason')} />
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={close}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={add.isPending}>
-            {add.isPending ? 'Agregando...' : 'Agregar'}
-          </Button>
-        </div>
+        <FormActions onCancel={close} pending={add.isPending} label={'Agregar'} pendingLabel={'Agregando...'} />
       </form>
     </Modal>
   );

@@ -10,6 +10,7 @@ import { Input, Select } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
 import { useCreateKommoAccount, useFetchKommoFields } from '../api/kommo-account-mutations';
+import { FormActions } from '../../../components/ui/form-actions';
 
 /** Spec §5: all three required; the phone field id is parsed as an integer. */
 const formSchema = z.object({
@@ -117,14 +118,7 @@ export function NewKommoAccountModal({ open, onClose }: { open: boolean; onClose
             {...register('phone_field_id')}
           />
         )}
-        <div className="flex justify-end gap-2 pt-2">
-          <Button variant="secondary" onClick={close}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creando...' : 'Crear Cuenta'}
-          </Button>
-        </div>
+        <FormActions onCancel={close} pending={create.isPending} label={'Crear Cuenta'} pendingLabel={'Creando...'} />
       </form>
     </Modal>
   );

@@ -11,7 +11,6 @@ import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import { placeholdersOf, type AvailableVariable } from '@masivo/contract/variables';
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
 import { FieldShell, Input, Select } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
@@ -22,6 +21,7 @@ import { ExampleInputs } from './example-inputs';
 import { announceSubmission } from './submission-toast';
 import { TemplatePreview } from './template-preview';
 import { FALLBACK_VARIABLES, sampleValue } from './variable-samples';
+import { FormActions } from '../../../components/ui/form-actions';
 
 type Section = 'header' | 'body' | 'footer';
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
@@ -276,14 +276,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           <p className="text-xs text-gray-500">La plantilla se envía a Facebook para su aprobación al crearla.</p>
         </div>
 
-        <div className="flex justify-end gap-2 border-t border-gray-200 pt-4 lg:col-span-5">
-          <Button variant="secondary" onClick={close}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? 'Creando y enviando...' : 'Crear y Enviar'}
-          </Button>
-        </div>
+        <FormActions onCancel={close} pending={create.isPending} label={'Crear y Enviar'} pendingLabel={'Creando y enviando...'} className="border-t border-gray-200 pt-4 lg:col-span-5" />
       </form>
     </Modal>
   );

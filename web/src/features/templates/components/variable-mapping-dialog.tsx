@@ -2,13 +2,13 @@ import type { Template } from '@masivo/contract/templates';
 import { isTextHeader, type AvailableVariable, type TemplateVariableSlot } from '@masivo/contract/variables';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
 import { Modal } from '../../../components/ui/modal';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { useSaveMappings, useTemplateVariables } from '../api/template-variables';
 import { TemplatePreview } from './template-preview';
 import { FALLBACK_VARIABLES, sampleValue } from './variable-samples';
+import { FormActions } from '../../../components/ui/form-actions';
 
 type Choice = { sourceField: string; defaultValue: string };
 
@@ -141,14 +141,7 @@ function MappingForm({
         <TemplatePreview parts={{ header, body, footer }} values={values} />
         <p className="text-xs text-gray-500">Con datos de ejemplo; si el campo de un contacto está vacío se usa el valor por defecto.</p>
       </div>
-      <div className="flex justify-end gap-2 border-t border-gray-200 pt-4 lg:col-span-5">
-        <Button variant="secondary" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button onClick={onSave} disabled={save.isPending}>
-          {save.isPending ? 'Guardando...' : 'Guardar Configuración'}
-        </Button>
-      </div>
+      <FormActions onCancel={onClose} pending={save.isPending} label={'Guardar Configuración'} pendingLabel={'Guardando...'} onSubmit={onSave} className="border-t border-gray-200 pt-4 lg:col-span-5" />
     </div>
   );
 }

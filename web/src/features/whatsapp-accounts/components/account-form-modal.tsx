@@ -8,12 +8,12 @@ import {
   type WhatsAppAccount,
 } from '@masivo/contract/whatsapp-accounts';
 import { useForm } from 'react-hook-form';
-import { Button } from '../../../components/ui/button';
 import { Input, Select, Textarea } from '../../../components/ui/field';
 import { Modal } from '../../../components/ui/modal';
 import { errorMessage } from '../../../lib/api-client';
 import { useKommoAccounts } from '../api/get-kommo-accounts';
 import { useCreateWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-whatsapp-account';
+import { FormActions } from '../../../components/ui/form-actions';
 
 interface FormValues {
   name: string;
@@ -150,14 +150,7 @@ export function AccountFormModal({ open, account, onClose }: { open: boolean; ac
           {...register('webhook_verify_token')}
         />
         <Textarea label="Notas (opcional)" rows={2} error={errors.notes?.message} {...register('notes')} />
-        <div className="flex justify-end gap-2 border-t border-gray-200 pt-4">
-          <Button variant="secondary" onClick={close}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? 'Guardando...' : editing ? 'Guardar Cambios' : 'Crear Cuenta'}
-          </Button>
-        </div>
+        <FormActions onCancel={close} pending={formState.isSubmitting} label={editing ? 'Guardar Cambios' : 'Crear Cuenta'} pendingLabel={'Guardando...'} className="border-t border-gray-200 pt-4" />
       </form>
     </Modal>
   );
