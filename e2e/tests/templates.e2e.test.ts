@@ -40,13 +40,19 @@ async function dialogShot(name: string) {
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
-/** Clicks and returns the message of the browser alert it opens. */
+/**
+ * Clicks and returns the message of the browser alert it opens. The alert is accepted by
+ * the handler itself: an open alert blocks the page, and a click still finishing its
+ * post-action wait would otherwise never return.
+ */
 async function alertAfter(click: () => Promise<void>): Promise<string> {
-  const dialog = page.waitForEvent('dialog');
+  const message = new Promise<string>((resolve) =>
+    page.once('dialog', (d) => {
+      resolve(d.message());
+      void d.accept();
+    }),
+  );
   await click();
-  const d = await dialog;
-  const message = d.message();
-  await d.accept();
   return message;
 }
 
