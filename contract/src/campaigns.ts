@@ -117,3 +117,12 @@ export const campaignMessagesPageSchema = z.object({
   limit: z.number(),
 });
 export type CampaignMessagesPage = z.infer<typeof campaignMessagesPageSchema>;
+
+/**
+ * "Reintentar desconocidos": the outcome of those sends was lost, so some of those people
+ * may already have the message. The operator must say so explicitly.
+ */
+export const retryUnknownSchema = z.strictObject({
+  confirm: z.literal(true, { message: 'Confirma que entiendes que algunos destinatarios podrían recibir el mensaje dos veces' }),
+});
+export type RetryUnknownInput = z.infer<typeof retryUnknownSchema>;

@@ -7,22 +7,80 @@ import { z } from 'zod';
 export const CUSTOM_FIELD_MODES = ['none', 'specific', 'manual', 'exists', 'notExists'] as const;
 export type CustomFieldMode = (typeof CUSTOM_FIELD_MODES)[number];
 
+/**
+ * Bounds of one filter. Every condition becomes SQL with bound parameters and costs work per
+ * contact, so an unbounded filter could pass PostgreSQL's 65,535 parameters or stall the database.
+ */
+export const FILTER_LIMITS = {
+  customFields: 50,
+  /** Tags plus "specific" values, all fields together. */
+  values: 2_000,
+  searchLength: 200,
+  fieldNameLength: 200,
+  valueLength: 500,
+} as const;
+
+export const FILTER_MESSAGES = {
+  tooManyFields: `Demasiados filtros de campos personalizados (máximo ${FILTER_LIMITS.customFields})`,
+  tooManyValues: `Demasiados valores en el filtro (máximo ${FILTER_LIMITS.values} entre etiquetas y valores)`,
+  searchTooLong: 'La búsqueda es demasiado larga',
+  fieldNameTooLong: 'Nombre de campo demasiado largo',
+  valueTooLong: 'Valor de filtro demasiado largo',
+} as const;
+
+// `abort` stops at the length check, so nothing later (a regex, a transform) sees an over-long text.
+const valueSchema = z.string().max(FILTER_LIMITS.valueLength, { error: FILTER_MESSAGES.valueTooLong, abort: true });
+export const fieldNameSchema = z.string().max(FILTER_LIMITS.fieldNameLength, { error: FILTER_MESSAGES.fieldNameTooLong, abort: true });
+export const searchQuerySchema = z.string().max(FILTER_LIMITS.searchLength, { error: FILTER_MESSAGES.searchTooLong, abort: true });
+
 export const customFieldFilterSchema = z.object({
   mode: z.enum(CUSTOM_FIELD_MODES, { error: 'Modo de filtro inválido' }),
-  values: z.array(z.string().max(500)).max(500).optional(),
-  value: z.string().max(500).optional(),
-  manualValue: z.string().max(500).optional(),
+  values: z.array(valueSchema).max(FILTER_LIMITS.values, { error: FILTER_MESSAGES.tooManyValues, abort: true }).optional(),
+  value: valueSchema.optional(),
+  manualValue: valueSchema.optional(),
 });
 export type CustomFieldFilter = z.infer<typeof customFieldFilterSchema>;
 
 export const tagOperatorSchema = z.enum(['AND', 'OR'], { error: 'Operador de etiquetas inválido' });
 
-export const contactFilterSchema = z.object({
-  searchQuery: z.string().max(200, 'La búsqueda es demasiado larga').optional().default(''),
-  tags: z.array(z.string().max(200)).max(200).optional().default([]),
-  tagOperator: tagOperatorSchema.optional().default('OR'),
-  customFieldFilters: z.record(z.string().max(200), customFieldFilterSchema).optional().default({}),
+export const tagsSchema = z.array(z.string().max(200, { error: 'Etiqueta demasiado larga', abort: true })).max(FILTER_LIMITS.values, {
+  error: FILTER_MESSAGES.tooManyValues,
+  abort: true,
 });
+
+export const customFieldFiltersSchema = z
+  .record(fieldNameSchema, customFieldFilterSchema)
+  .check((ctx) => {
+    if (Object.keys(ctx.value).length > FILTER_LIMITS.customFields) {
+      ctx.issues.push({ code: 'custom', message: FILTER_MESSAGES.tooManyFields, input: ctx.value, abort: true });
+    }
+  });
+
+/** Tags and "specific" values together: the one budget that grows the SQL with the input. */
+export function filterValueCount(f: { tags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> }): number {
+  let n = (f.tags ?? []).length;
+  for (const c of Object.values(f.customFieldFilters ?? {})) n += (c.values ?? []).length;
+  return n;
+}
+
+/** The cross-field bound, for every schema that carries a filter (body or query string). */
+export function checkFilterValueTotal(ctx: {
+  value: { tags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> };
+  issues: unknown[];
+}): void {
+  if (filterValueCount(ctx.value) > FILTER_LIMITS.values) {
+    (ctx.issues as z.core.$ZodRawIssue[]).push({ code: 'custom', message: FILTER_MESSAGES.tooManyValues, input: ctx.value, path: ['tags'] });
+  }
+}
+
+export const contactFilterShape = {
+  searchQuery: searchQuerySchema.optional().default(''),
+  tags: tagsSchema.optional().default([]),
+  tagOperator: tagOperatorSchema.optional().default('OR'),
+  customFieldFilters: customFieldFiltersSchema.optional().default({}),
+};
+
+export const contactFilterSchema = z.object(contactFilterShape).check(checkFilterValueTotal);
 export type ContactFilter = z.infer<typeof contactFilterSchema>;
 export type ContactFilterInput = z.input<typeof contactFilterSchema>;
 

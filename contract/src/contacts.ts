@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
-import { contactFilterSchema, customFieldFilterSchema, tagOperatorSchema } from './contact-filter';
+import { checkFilterValueTotal, contactFilterShape, customFieldFiltersSchema, searchQuerySchema, tagOperatorSchema, tagsSchema } from './contact-filter';
 
 /** Page sizes the contacts screen offers (spec §9); the API accepts any limit up to the largest. */
 export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
@@ -50,22 +50,33 @@ const limitSchema = z.coerce
   .int('limit inválido')
   .min(1, 'limit inválido')
   .max(MAX_CONTACT_PAGE_SIZE, `limit no puede superar ${MAX_CONTACT_PAGE_SIZE}`);
-const offsetSchema = z.coerce.number({ error: 'offset inválido' }).int('offset inválido').min(0, 'offset inválido').max(100_000_000);
+/**
+ * Offset paging reads and throws away every skipped row, so it is bounded: deep pages cost the
+ * database what the first ones do, whatever the account size (the export walks by keyset instead).
+ */
+export const MAX_CONTACT_OFFSET = 10_000;
+const offsetSchema = z.coerce
+  .number({ error: 'offset inválido' })
+  .int('offset inválido')
+  .min(0, 'offset inválido')
+  .max(MAX_CONTACT_OFFSET, `offset no puede superar ${MAX_CONTACT_OFFSET}; afiná el filtro para ver esos contactos`);
 
 /** The filter as query parameters: tags and customFieldFilters arrive as JSON text. */
 export const contactFilterQueryShape = {
-  searchQuery: z.string().max(200, 'La búsqueda es demasiado larga').optional(),
-  tags: jsonText(z.array(z.string().max(200)).max(200)),
+  searchQuery: searchQuerySchema.optional(),
+  tags: jsonText(tagsSchema),
   tagOperator: tagOperatorSchema.optional(),
-  customFieldFilters: jsonText(z.record(z.string().max(200), customFieldFilterSchema)),
+  customFieldFilters: jsonText(customFieldFiltersSchema),
 };
-export const contactFilterQuerySchema = z.object(contactFilterQueryShape);
+export const contactFilterQuerySchema = z.object(contactFilterQueryShape).check(checkFilterValueTotal);
 
-export const filteredContactsQuerySchema = z.object({
-  ...contactFilterQueryShape,
-  limit: limitSchema.optional().default(DEFAULT_CONTACT_PAGE_SIZE),
-  offset: offsetSchema.optional().default(0),
-});
+export const filteredContactsQuerySchema = z
+  .object({
+    ...contactFilterQueryShape,
+    limit: limitSchema.optional().default(DEFAULT_CONTACT_PAGE_SIZE),
+    offset: offsetSchema.optional().default(0),
+  })
+  .check(checkFilterValueTotal);
 export type FilteredContactsQuery = z.input<typeof filteredContactsQuerySchema>;
 
 export const filteredContactsResponseSchema = z.object({
@@ -85,7 +96,7 @@ export const listContactsQuerySchema = z.object({
 
 export const countResponseSchema = z.object({ count: z.number() });
 
-export const recipientCountQuerySchema = z.object({ account_id: idSchema, ...contactFilterQueryShape });
+export const recipientCountQuerySchema = z.object({ account_id: idSchema, ...contactFilterQueryShape }).check(checkFilterValueTotal);
 
 export const accountParamsSchema = z.object({ accountId: idSchema });
 export const fieldParamsSchema = z.object({
@@ -109,12 +120,14 @@ export const fieldValuesQuerySchema = z.object({
   search: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional().default(200),
 });
-export const filteredFieldValuesQuerySchema = z.object({
-  ...contactFilterQueryShape,
-  excludeFieldName: z.string().max(200).optional(),
-  search: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional().default(200),
-});
+export const filteredFieldValuesQuerySchema = z
+  .object({
+    ...contactFilterQueryShape,
+    excludeFieldName: z.string().max(200).optional(),
+    search: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional().default(200),
+  })
+  .check(checkFilterValueTotal);
 export const fieldValueSchema = z.object({ value: z.string(), count: z.number() });
 export type FieldValue = z.infer<typeof fieldValueSchema>;
 export const fieldValuesResponseSchema = z.object({ field: z.string(), values: z.array(fieldValueSchema) });
@@ -130,8 +143,10 @@ export const filterOptionsResponseSchema = z.object({
 export type FilterOptions = z.infer<typeof filterOptionsResponseSchema>;
 
 /** Body of POST /contacts/{accountId}/export: the filter object itself (not JSON text). */
-export const exportBodySchema = z.strictObject({
-  ...contactFilterSchema.shape,
-  format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
-});
+export const exportBodySchema = z
+  .strictObject({
+    ...contactFilterShape,
+    format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
+  })
+  .check(checkFilterValueTotal);
 export type ExportBody = z.input<typeof exportBodySchema>;

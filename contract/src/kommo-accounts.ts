@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
 
 /** DECISIONS §4: a subdomain goes into a URL only when it is a plain Kommo subdomain. */
 export const SUBDOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -24,13 +25,15 @@ export const accessTokenSchema = z
   .string({ error: 'El token de acceso es requerido' })
   .trim()
   .min(1, 'El token de acceso es requerido')
-  .max(4000, 'El token de acceso es demasiado largo');
+  .max(4000, 'El token de acceso es demasiado largo')
+  .regex(ACCESS_TOKEN_PATTERN, ACCESS_TOKEN_CHARSET_MESSAGE);
 
 export const phoneFieldIdSchema = z.coerce
   .number({ error: 'El campo de teléfono es requerido' })
   .int('El campo de teléfono debe ser un número entero')
   .positive('El campo de teléfono es requerido')
-  .max(Number.MAX_SAFE_INTEGER, 'El campo de teléfono es inválido');
+  // The column is a PostgreSQL integer; a larger id is refused here, not by the database.
+  .max(2_147_483_647, 'El campo de teléfono es inválido');
 
 export const createKommoAccountSchema = z.strictObject({
   subdomain: subdomainSchema,
@@ -42,7 +45,12 @@ export type CreateKommoAccountInput = z.input<typeof createKommoAccountSchema>;
 /** A blank access_token keeps the stored one. */
 export const updateKommoAccountSchema = z.strictObject({
   subdomain: subdomainSchema.optional(),
-  access_token: z.string().trim().max(4000, 'El token de acceso es demasiado largo').optional(),
+  access_token: z
+    .string()
+    .trim()
+    .max(4000, 'El token de acceso es demasiado largo')
+    .refine((v) => v === '' || ACCESS_TOKEN_PATTERN.test(v), ACCESS_TOKEN_CHARSET_MESSAGE)
+    .optional(),
   phone_field_id: phoneFieldIdSchema.optional(),
 });
 export type UpdateKommoAccountInput = z.input<typeof updateKommoAccountSchema>;
@@ -91,5 +99,8 @@ export const syncStatusSchema = kommoAccountSchema.pick({
   sync_error_message: true,
 });
 export type SyncStatusInfo = z.infer<typeof syncStatusSchema>;
+
+/** Answer of POST /api/kommo/accounts/:id/cancel-sync. */
+export const syncCancelledSchema = z.object({ success: z.literal(true), message: z.string(), account: syncStatusSchema });
 
 export const syncStartedSchema = z.object({ success: z.literal(true), message: z.string(), account: syncStatusSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
 
 /** Meta's default throughput per number is 80 msg/s; upgraded numbers reach 1,000. */
 export const DEFAULT_RATE_PER_SECOND = 80;
@@ -51,7 +52,7 @@ const fields = {
   name: required('El nombre es requerido', 100),
   phone_number: phoneNumber,
   phone_number_id: metaId('El ID del número de teléfono es requerido', 'El ID del número de teléfono solo admite dígitos'),
-  access_token: required('El token de acceso es requerido', 4096),
+  access_token: required('El token de acceso es requerido', 4096).regex(ACCESS_TOKEN_PATTERN, ACCESS_TOKEN_CHARSET_MESSAGE),
   business_account_id: metaId('El ID de la cuenta de negocio es requerido', 'El ID de la cuenta de negocio solo admite dígitos'),
   kommo_account_id: kommoAccountId,
   webhook_verify_token: optionalText(200),
@@ -69,7 +70,7 @@ export const updateWhatsAppAccountSchema = z.strictObject({
   phone_number: phoneNumber.optional(),
   phone_number_id: fields.phone_number_id.optional(),
   business_account_id: fields.business_account_id.optional(),
-  access_token: optionalText(4096),
+  access_token: optionalText(4096).refine((v) => v === undefined || ACCESS_TOKEN_PATTERN.test(v), ACCESS_TOKEN_CHARSET_MESSAGE),
 });
 export type UpdateWhatsAppAccountInput = z.input<typeof updateWhatsAppAccountSchema>;
 

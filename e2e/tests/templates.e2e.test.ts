@@ -96,20 +96,22 @@ describe('WhatsApp accounts screen', () => {
     await shot(page, 'whatsapp-accounts');
   });
 
-  it('shows Meta’s reason in an alert when the token is wrong, and keeps the token on a blank edit', async () => {
+  it('refuses a token Meta does not confirm, shows Meta’s reason when a saved token is revoked, and keeps the token on a blank edit', async () => {
     const card = page.getByTestId('whatsapp-account-card');
     await card.getByRole('button', { name: 'Editar' }).click();
     const modal = page.getByRole('dialog', { name: 'Editar Cuenta de WhatsApp' });
     await modal.getByLabel(/Access Token/).fill('token-vencido');
-    await modal.getByRole('button', { name: 'Guardar Cambios' }).click();
+    const refused = await alertAfter(() => modal.getByRole('button', { name: 'Guardar Cambios' }).click());
+    expect(refused).toMatch(/No se pudo verificar el número con Meta: Token de acceso inválido o expirado/);
+    await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
+
+    // Meta revokes the saved token (the number now answers only to another one).
+    stack.whatsapp.addNumber({ ...NUMBER, token: 'token-rotado' });
     const failed = await alertAfter(() => card.getByRole('button', { name: 'Probar' }).click());
     expect(failed).toMatch(/^Error al probar la cuenta: Token de acceso inválido o expirado\. \(Meta #190/);
+    stack.whatsapp.addNumber(NUMBER);
 
-    await card.getByRole('button', { name: 'Editar' }).click();
-    await modal.getByLabel(/Access Token/).fill(NUMBER.token);
-    await modal.getByRole('button', { name: 'Guardar Cambios' }).click();
-    await modal.waitFor({ state: 'detached' });
     await card.getByRole('button', { name: 'Editar' }).click();
     await modal.getByLabel(/Nombre de la cuenta/).fill('Ventas AR');
     await modal.getByRole('button', { name: 'Guardar Cambios' }).click(); // token left blank: kept

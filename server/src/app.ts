@@ -23,7 +23,9 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only configured proxies may name the client; otherwise the socket address is the client.
+    // (A hop count is supported at run time; Fastify's types only list the other forms.)
+    trustProxy: ctx.config.TRUST_PROXY as boolean | string[],
     // Webhook signatures are computed over raw bytes; every other body is small JSON.
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -45,7 +47,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
   });
   await registerOpenApi(app);
-  registerAuthentication(app, ctx.tokens);
+  registerAuthentication(app, ctx.auth);
   await registerRoutes(app);
   await registerWebApp(app, opts.serveWeb ? undefined : null);
   return app;

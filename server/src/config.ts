@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -23,6 +23,31 @@ const envSchema = z.object({
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Which proxies may set X-Forwarded-For: unset trusts nobody (the socket address is the
+   * client), a number trusts that many hops, otherwise a comma-separated list of addresses or
+   * CIDRs. Trusting everybody would let any client pick the address it is throttled under.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, c) => {
+      if (!v) return false as const;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+      if (!list.length || list.some((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s))) {
+        c.addIssue({ code: 'custom', message: 'TRUST_PROXY: un número de saltos o una lista de direcciones/CIDR separadas por comas' });
+        return z.NEVER;
+      }
+      return list;
+    }),
+  /** PostgreSQL: statements are cancelled past this many milliseconds (0 = never); see db/client.ts. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** PostgreSQL: how long a request waits for a pooled connection before failing (0 = forever). */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** Sign-ups allowed per client address per hour; each one costs an argon2 hash. */
+  REGISTER_RATE_LIMIT: z.coerce.number().int().positive().default(10),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'APP_SECRET' | 'WHATSAPP_GRAPH_URL'> & {
@@ -37,6 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Configuración inválida:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
+  // Several processes must share one secret, or sessions and sealed tokens fail at random.
+  if (cfg.ROLE !== 'all' && !cfg.APP_SECRET) {
+    throw new Error(`Configuración inválida:\n  APP_SECRET: es obligatorio con ROLE=${cfg.ROLE} (todos los procesos deben compartirlo)`);
+  }
   const dataDir = resolve(cfg.DATA_DIR);
   return {
     ...cfg,
@@ -46,12 +75,54 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** Shorter than this, a secret could be guessed, and every session forged with it. */
+export const MIN_SECRET_FILE_LENGTH = 32;
+
+/**
+ * The data directory holds password hashes, contacts and sealed tokens: only the owner may
+ * read it. Tightened also when it already exists with wider permissions.
+ */
+export function ensurePrivateDir(dir: string) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
 /** A generated secret must survive restarts, or every session and stored token is lost. */
-function readOrCreateSecret(dataDir: string): string {
+export function readOrCreateSecret(dataDir: string): string {
+  ensurePrivateDir(dataDir);
   const file = resolve(dataDir, 'app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    // An empty or truncated file would make the JWT key public: refuse rather than guess.
+    if (secret.length < MIN_SECRET_FILE_LENGTH) {
+      throw new Error(
+        `El archivo ${file} no contiene un secreto válido (al menos ${MIN_SECRET_FILE_LENGTH} caracteres). ` +
+          'Restáuralo desde una copia o bórralo para generar uno nuevo (las sesiones y los tokens guardados dejarán de valer).',
+      );
+    }
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    return secret;
+  }
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  writeFileAtomically(file, secret + '\n');
   return secret;
+}
+
+/** Temp file, fsync, rename, fsync of the directory: after a crash the file is whole or absent. */
+function writeFileAtomically(file: string, content: string) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  const dirFd = openSync(resolve(file, '..'), 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
 }

@@ -3,6 +3,7 @@ import type { Database, Db } from './db/client';
 import { createSecretBox, type SecretBox } from './lib/secret-box';
 import { createAuthService, type AuthService } from './services/auth/auth-service';
 import { createLoginThrottle } from './services/auth/login-throttle';
+import { createRateLimiter } from './services/auth/rate-limiter';
 import { createTokenService, type TokenService } from './services/auth/tokens';
 
 /**
@@ -34,7 +35,12 @@ export function createContext(config: Config, database: Database): AppContext {
     db: database.db,
     secrets: createSecretBox(config.APP_SECRET),
     tokens,
-    auth: createAuthService(database.db, tokens, createLoginThrottle()),
+    auth: createAuthService(
+      database.db,
+      tokens,
+      createLoginThrottle(),
+      createRateLimiter({ limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
+    ),
     instanceId: `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   };
 }

@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { loadConfig, type Config } from './config';
+import { ensurePrivateDir, loadConfig, type Config } from './config';
 import { createContext, type AppContext } from './context';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { startBackgroundWork, type BackgroundWork } from './engine/index';
+import { logSerializers } from './plugins/log-serializers';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -18,7 +20,17 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   if (config.ROLE !== 'all' && !config.DATABASE_URL) {
     throw new Error('ROLE=api y ROLE=worker necesitan DATABASE_URL (PostgreSQL): la base embebida admite un solo proceso');
   }
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // The embedded database lives in the data directory: owner-only, like the secret.
+  if (!config.DATABASE_URL) {
+    ensurePrivateDir(config.DATA_DIR);
+    ensurePrivateDir(join(config.DATA_DIR, 'pgdata'));
+  }
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+  });
   await migrate(database);
   const ctx = createContext(config, database);
 
@@ -30,16 +42,15 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       logger: {
         level: config.LOG_LEVEL,
         redact: ['req.headers.authorization', '*.access_token', '*.password', '*.token'],
-        serializers: {
-          // Meta's verification GET carries hub.verify_token in the query string: keep it out of logs.
-          req: (req: { method: string; url: string; ip?: string }) => ({
-            method: req.method,
-            url: req.url.startsWith('/api/webhooks') ? req.url.split('?')[0] : req.url,
-            remoteAddress: req.ip,
-          }),
-        },
+        // No query strings and no database parameters in logs (personal data, tokens).
+        serializers: logSerializers,
       },
     });
+    if (!config.WHATSAPP_APP_SECRET) {
+      app.log.warn(
+        'WHATSAPP_APP_SECRET no está configurado: los webhooks de Meta se rechazan, así que no llegarán estados de entrega, lecturas, bajas ni cambios de plantillas',
+      );
+    }
     url = await app.listen({ port: config.PORT, host: config.HOST });
   }
   let work: BackgroundWork | undefined;

@@ -364,7 +364,11 @@ describe('audience and retry', () => {
 
     const retried = await call('POST', `/${id}/retry-failed`, {});
     expect(retried.statusCode, retried.body).toBe(200);
-    expect(retried.json()).toMatchObject({ status: 'sending', failed_count: 0, unknown_count: 0, pending_count: 2, messages_sent: 1 });
+    // Unknown recipients are a separate, confirmed action (retry-unknown).
+    expect(retried.json()).toMatchObject({ status: 'sending', failed_count: 0, unknown_count: 1, pending_count: 1, messages_sent: 1 });
+    const unknown = await call('POST', `/${id}/retry-unknown`, { confirm: true });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(unknown.json()).toMatchObject({ status: 'sending', failed_count: 0, unknown_count: 0, pending_count: 2, messages_sent: 1 });
     const pending = (await call('GET', `/${id}/messages?status=pending`)).json().messages.map((m: { id: number }) => m.id).sort();
     expect(pending).toEqual([rows[1]!.id, rows[2]!.id].sort());
     expect((await call('GET', `/${id}/messages?status=read`)).json().messages[0].id).toBe(rows[0]!.id);

@@ -9,6 +9,7 @@ import {
   listMessages,
   pauseCampaign,
   retryFailed,
+  retryUnknown,
   startCampaign,
   updateCampaign,
 } from '../src/services/campaigns/campaigns-service';
@@ -311,7 +312,12 @@ describe('recipient transitions keep counters exact', () => {
 
     await pauseCampaign(t.ctx, userId, c.id);
     const retried = await retryFailed(t.ctx, userId, c.id);
-    expect(retried).toMatchObject({ status: 'paused', failed_count: 0, unknown_count: 0, pending_count: 4 });
+    expect(retried).toMatchObject({ status: 'paused', failed_count: 0, unknown_count: 1, pending_count: 3 });
+    rows = await recipients(c.id);
+    expect(rows.map((r) => r.status)).toEqual(['pending', 'pending', 'pending', 'skipped', 'delivered', 'unknown']);
+    await expectExactCounters(c.id);
+    const unknown = await retryUnknown(t.ctx, userId, c.id);
+    expect(unknown).toMatchObject({ status: 'paused', failed_count: 0, unknown_count: 0, pending_count: 4 });
     rows = await recipients(c.id);
     expect(rows.map((r) => r.status)).toEqual(['pending', 'pending', 'pending', 'skipped', 'delivered', 'pending']);
     await expectExactCounters(c.id);

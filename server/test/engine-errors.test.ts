@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { retryFailed, startCampaign } from '../src/services/campaigns/campaigns-service';
+import { retryFailed, retryUnknown, startCampaign } from '../src/services/campaigns/campaigns-service';
 import { rowsOf } from '../src/services/campaigns/sql';
 import { phoneKey } from '../src/lib/phone';
 import { digitsOf, phoneOf } from './helpers/campaign-fixtures';
@@ -163,7 +163,9 @@ describe('no duplicate sends when the outcome of a request is lost', () => {
     // The simulator never accepted it (a timeout is not recorded), so the operator's retry is safe here.
     expect(bed.sim.countsByRecipient().has(unknown.phone.slice(1))).toBe(false);
 
-    const retried = await retryFailed(bed.t.ctx, bed.userId, c.id);
+    // Unknown recipients are retried apart, with the operator's confirmation.
+    expect(await retryFailed(bed.t.ctx, bed.userId, c.id)).toMatchObject({ unknown_count: 1, pending_count: 0 });
+    const retried = await retryUnknown(bed.t.ctx, bed.userId, c.id);
     expect(retried).toMatchObject({ status: 'sending', unknown_count: 0, pending_count: 1 });
     const again = await settled(c.id, (x) => x.delivered_count === 20);
     expect(again).toMatchObject({ messages_sent: 20, unknown_count: 0 });

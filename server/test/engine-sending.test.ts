@@ -46,7 +46,7 @@ describe('sending a campaign', () => {
     expect(bed.sim.duplicates()).toEqual([]);
     const first = sent.find((m) => m.to === '5491100000001')!;
     expect(first).toMatchObject({ phoneNumberId: '1001', template: 'promo', language: 'es' });
-    expect(first.bizOpaque).toMatch(new RegExp(`^masivo:${c.id}:\\d+$`));
+    expect(first.bizOpaque).toMatch(new RegExp(`^masivo:${c.id}:\\d+:[0-9a-f]{20}$`));
     expect(first.components).toEqual([
       { type: 'header', parameters: [{ type: 'text', text: 'Pro' }] },
       { type: 'body', parameters: [{ type: 'text', text: 'Nombre1' }, { type: 'text', text: 'Rosario' }] },

@@ -108,7 +108,12 @@ describe('sync', () => {
   });
 
   it('gives Meta’s errors to the operator in Spanish (bad token, rate limit)', async () => {
-    const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1009', access_token: 'caducado' });
+    // A token that was valid when saved (ownership is verified then) and was revoked since.
+    bed.sim.addNumber({ ...NUMBER, phoneNumberId: '1009', token: 'tok-1009' });
+    const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1009', access_token: 'tok-1009' });
+    await bed.t.ctx.database.rows(
+      sql`update whatsapp_accounts set access_token_enc = ${bed.t.ctx.secrets.seal('caducado')} where id = ${bad.id}`,
+    );
     const res = await call('POST', '/sync', owner.headers, { whatsapp_account_id: bad.id });
     expect(res.statusCode).toBe(502);
     expect(res.json().error).toMatch(/^Token de acceso inválido o expirado\. \(Meta #190/);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallbackData } from '../src/engine/campaigns/callback-data';
 import { startCampaignEngine, type CampaignEngine } from '../src/engine/campaigns/index';
 import { isOptOut } from '../src/engine/campaigns/opt-out';
 import { phoneKey } from '../src/lib/phone';
@@ -55,6 +56,9 @@ const status = (s: { id: string; status: string; ts: number; opaque?: string; er
   ...(s.opaque ? { biz_opaque_callback_data: s.opaque } : {}),
   ...(s.errors ? { errors: s.errors } : {}),
 });
+
+const signed = (campaignId: number, recipientId: number) =>
+  createCallbackData(t.ctx.config.APP_SECRET).sign({ campaignId, recipientId });
 
 const inboxEmpty = () =>
   waitFor(
@@ -162,7 +166,7 @@ describe('statuses', () => {
     );
 
   it('never move backwards, whatever the order, and duplicates change nothing', async () => {
-    const op = (i: number) => `masivo:${campaignId}:${ids[i]}`;
+    const op = (i: number) => signed(campaignId, ids[i]);
     // Recipient 0: read arrives first, then sent and delivered, then all of them again.
     const batch1 = [
       status({ id: 'wamid.A', status: 'read', ts: 1_750_000_003, opaque: op(0) }),
@@ -192,7 +196,7 @@ describe('statuses', () => {
         id,
         status: 'failed',
         ts: 1_750_000_010,
-        opaque: `masivo:${campaignId}:${ids[i]}`,
+        opaque: signed(campaignId, ids[i]),
         errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Not on WhatsApp' } }],
       });
     await post(envelope({ statuses: [failed(3, 'wamid.D'), failed(1, 'wamid.B')] }));
@@ -209,7 +213,7 @@ describe('statuses', () => {
         statuses: [
           status({ id: 'wamid.E', status: 'delivered', ts: 1_750_000_020 }),
           // Right recipient id, wrong campaign: not ours.
-          status({ id: 'wamid.X', status: 'delivered', ts: 1_750_000_020, opaque: `masivo:${campaignId + 999}:${ids[5]}` }),
+          status({ id: 'wamid.X', status: 'delivered', ts: 1_750_000_020, opaque: signed(campaignId + 999, ids[5]) }),
           status({ id: 'wamid.unknown', status: 'read', ts: 1_750_000_020 }),
         ],
       }),
@@ -237,13 +241,19 @@ describe('inbound opt-outs', () => {
     for (const w of ['hola', 'dar de baja mañana', 'no pares', '']) expect(isOptOut(w), w).toBe(false);
   });
 
-  it('blacklist the sender in every Kommo account linked to that WhatsApp number, matching any phone format', async () => {
-    // A second user registered the same Meta number, linked to their own Kommo account;
-    // a third account on the number has no Kommo link.
+  it('blacklist the sender for the tenant whose verified account owns the number, in each of its Kommo accounts, matching any phone format', async () => {
+    // Another user typed the same Meta ids but never proved them to Meta: they receive nothing.
     const other = await t.signUp();
     const otherKommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, other.userId, 'otra');
-    await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, other.userId, { phoneNumberId: '1001', wabaId: '2001', token: 'x', kommoAccountId: otherKommo });
-    await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, other.userId, { phoneNumberId: '1001', wabaId: '2001', token: 'x' });
+    await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, other.userId, {
+      phoneNumberId: '1001',
+      wabaId: '2001',
+      token: 'x',
+      kommoAccountId: otherKommo,
+      ownerVerified: false,
+    });
+    // The owner's second Kommo account, not linked to the number, is covered too.
+    const secondKommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, userId, 'segunda');
 
     const inbound = (from: string, body: string) =>
       envelope({
@@ -261,10 +271,12 @@ describe('inbound opt-outs', () => {
     );
     expect(entries.map((e) => [Number(e.user_id), Number(e.account_id)])).toEqual([
       [userId, world.kommoAccountId],
-      [other.userId, otherKommo],
+      [userId, secondKommo],
     ]);
     expect(entries.every((e) => e.phone_key === phoneKey(phoneOf(2)))).toBe(true);
     expect(entries[0].reason).toMatch(/Baja/);
+    const optOuts = await rowsOf<{ user_id: number }>(t.ctx.db, sql`select user_id from opt_outs`);
+    expect(optOuts.map((o) => Number(o.user_id))).toEqual([userId]);
   });
 });
 

@@ -130,6 +130,12 @@ describe('an existing account', () => {
     expect(blank.json()).toMatchObject({ name: 'Renombrada', rate_per_second: 500, notes: 'nota inicial' });
     expect(await tokenOf()).toBe(NUMBER.token);
 
+    // A new token is verified with Meta before it is kept: one that Meta accepts for this WABA.
+    bed.sim.addNumber({ ...NUMBER, phoneNumberId: '1009', token: 'otro-token' });
+    const refused = await inject('PUT', `/${id}`, owner.headers, { name: 'Renombrada', access_token: 'token-desconocido' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatch(/^No se pudo verificar el número con Meta/);
+    expect(await tokenOf()).toBe(NUMBER.token);
     const replaced = await inject('PUT', `/${id}`, owner.headers, { name: 'Renombrada', access_token: 'otro-token' });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.body).not.toContain('otro-token');
@@ -175,7 +181,12 @@ describe('an existing account', () => {
   });
 
   it('reports a bad token as { success: false, error } with Meta’s reason, in Spanish', async () => {
-    const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1003', access_token: 'token-malo' });
+    bed.sim.addNumber({ ...NUMBER, phoneNumberId: '1003', token: 'tok-1003' });
+    const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1003', access_token: 'tok-1003' });
+    // The token was valid when saved and is revoked later (the stored copy is what Meta now refuses).
+    await bed.t.ctx.database.rows(
+      sql`update whatsapp_accounts set access_token_enc = ${bed.t.ctx.secrets.seal('token-malo')} where id = ${bad.id}`,
+    );
     const res = await inject('POST', `/${bad.id}/test`, owner.headers);
     expect(res.statusCode).toBe(200);
     const body = res.json();

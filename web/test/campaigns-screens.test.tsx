@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import toast, { Toaster } from 'react-hot-toast';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CampaignDetailPage } from '../src/features/campaigns/components/campaign-detail-page';
+import { CampaignDetailPage, RETRY_UNKNOWN_CONFIRMATION } from '../src/features/campaigns/components/campaign-detail-page';
 import { CampaignsPage } from '../src/features/campaigns/components/campaigns-page';
 
 const campaign = (over: Record<string, unknown>) => ({
@@ -172,5 +172,41 @@ describe('CampaignDetailPage', () => {
     routes = { 'GET /api/campaigns/1': () => ({ status: 404, body: { error: 'Campaña no encontrada' } }) };
     renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
     expect(await screen.findByText('Campaña no encontrada')).toBeTruthy();
+  });
+});
+
+describe('CampaignDetailPage: failed and unknown recipients are retried apart', () => {
+  const sent = (c: ReturnType<typeof campaign>) => ({
+    'GET /api/campaigns/1': () => ({ body: c }),
+    'GET /api/campaigns/1/messages': () => ({ body: { messages: [], total: 0, page: 1, limit: 50 } }),
+  });
+
+  it('"Reintentar fallidos" counts failed only; unknown ones have their own button', async () => {
+    routes = sent(campaign({ status: 'completed', messages_sent: 8, unknown_count: 2, failed_count: 0 }));
+    renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
+    expect(await screen.findByRole('button', { name: 'Reintentar desconocidos' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Reintentar fallidos' })).toBeNull();
+  });
+
+  it('warns that some may already have the message, and sends the confirmation only when accepted', async () => {
+    let body: unknown = null;
+    routes = {
+      ...sent(campaign({ status: 'paused', messages_sent: 6, failed_count: 1, unknown_count: 2 })),
+      'POST /api/campaigns/1/retry-unknown': (init) => {
+        body = JSON.parse(String(init?.body));
+        return { body: campaign({ status: 'paused' }) };
+      },
+    };
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
+    expect(await screen.findByRole('button', { name: 'Reintentar fallidos' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Reintentar desconocidos' }));
+    expect(confirm).toHaveBeenCalledWith(RETRY_UNKNOWN_CONFIRMATION);
+    expect(RETRY_UNKNOWN_CONFIRMATION).toMatch(/recibido ya/);
+    expect(calls).not.toContain('POST /api/campaigns/1/retry-unknown');
+    await userEvent.click(screen.getByRole('button', { name: 'Reintentar desconocidos' }));
+    await waitFor(() => expect(calls).toContain('POST /api/campaigns/1/retry-unknown'));
+    expect(body).toEqual({ confirm: true });
+    expect(calls).not.toContain('POST /api/campaigns/1/retry-failed');
   });
 });

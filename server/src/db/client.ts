@@ -27,6 +27,27 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate each file in its own schema). */
   searchPath?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL: every statement is cancelled past this many milliseconds (0 = none). Work that
+   * is long by nature (migrations, freezing a large audience) raises it for its own
+   * transaction with `allowLongStatements`. PGlite cannot interrupt a statement (it has no
+   * timer signal); there, user-triggerable queries are bounded by design instead
+   * (docs/ARCHITECTURE.md, "Bounded queries").
+   */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: how long to wait for a pooled connection before failing (0 = forever). */
+  connectTimeoutMs?: number;
+}
+
+/** The statement timeout used for work that is long by nature, inside its own transaction. */
+export const LONG_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Raises the statement timeout for the rest of the current transaction (`set local`), for work
+ * whose size is the operator's data (freezing a million recipients, deleting a large campaign).
+ */
+export async function allowLongStatements(tx: Pick<Db, 'execute'>, ms = LONG_STATEMENT_TIMEOUT_MS): Promise<void> {
+  await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(0, Math.floor(ms))}`));
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -54,10 +75,17 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
 }
 
 async function openPostgres(opts: DatabaseOptions): Promise<Database> {
+  const settings = [
+    opts.searchPath ? `-c search_path=${opts.searchPath},public` : '',
+    opts.statementTimeoutMs ? `-c statement_timeout=${Math.floor(opts.statementTimeoutMs)}` : '',
+    // A transaction left open by a bug must not hold its locks forever.
+    opts.statementTimeoutMs ? `-c idle_in_transaction_session_timeout=${Math.max(60_000, Math.floor(opts.statementTimeoutMs) * 6)}` : '',
+  ].filter(Boolean);
   const pool = new pg.Pool({
     connectionString: opts.url,
     max: opts.poolSize ?? 10,
-    options: opts.searchPath ? `-c search_path=${opts.searchPath},public` : undefined,
+    options: settings.length ? settings.join(' ') : undefined,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 0,
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

@@ -20,6 +20,8 @@ export async function migrate(database: Database): Promise<string[]> {
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    // An index on a large table may take longer than the API's statement timeout.
+    await tx.execute(sql`set local statement_timeout = 0`);
     await tx.execute(sql`create table if not exists schema_migrations (
       name text primary key, applied_at timestamptz not null default now())`);
     const done = (await tx.execute(sql`select name from schema_migrations`)) as unknown as {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { UnreadableTokenError } from './errors';
 
 /**
  * AES-256-GCM for provider tokens at rest. The key is derived from APP_SECRET so a copy
@@ -20,10 +21,14 @@ export function createSecretBox(appSecret: string): SecretBox {
     },
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');
-      if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('Token cifrado ilegible');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      if (version !== 'v1' || !iv || !tag || body === undefined) throw new UnreadableTokenError();
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      } catch {
+        throw new UnreadableTokenError();
+      }
     },
   };
 }

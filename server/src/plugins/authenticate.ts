@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors';
-import type { TokenService } from '../services/auth/tokens';
+import type { AuthService } from '../services/auth/auth-service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +16,7 @@ declare module 'fastify' {
  * Authentication applies to the whole /api tree in one hook, so a new route is private
  * unless it says otherwise.
  */
-export function registerAuthentication(app: FastifyInstance, tokens: TokenService) {
+export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthService, 'sessionUser'>) {
   app.decorateRequest('userId', 0);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // Decided on the matched route, not the raw URL: the router decodes `/%61pi/...` to an
@@ -27,8 +27,9 @@ export function registerAuthentication(app: FastifyInstance, tokens: TokenServic
     if (request.routeOptions.config?.public) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    const claims = token ? await tokens.verify(token) : null;
-    if (!claims) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
-    request.userId = claims.userId;
+    // Checked against the user row too: a revoked session or a deleted user is a 401, never a 500.
+    const userId = token ? await auth.sessionUser(token) : null;
+    if (!userId) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
+    request.userId = userId;
   });
 }

@@ -30,7 +30,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   await admin.connect();
   await admin.query('create extension if not exists pg_trgm');
   await admin.query(`create schema ${schema}`);
-  const database = await openDatabase({ url, searchPath: schema, poolSize: 5 });
+  const database = await openDatabase({ url, searchPath: schema, poolSize: 5, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
   return {
     database,
     async drop() {
@@ -47,6 +47,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: '/tmp/masivo-test-data',
     LOG_LEVEL: 'silent',
     WHATSAPP_APP_SECRET: 'test-whatsapp-app-secret',
+    // Test files sign many users up from one address.
+    REGISTER_RATE_LIMIT: '100000',
     ...overrides,
   });
 }

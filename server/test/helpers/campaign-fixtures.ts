@@ -31,16 +31,19 @@ export interface WhatsAppAccountSeed {
   verifyToken?: string | null;
   isActive?: boolean;
   qualityRating?: string;
+  /** Ownership confirmed by Meta (default true): only verified accounts receive inbound webhooks. */
+  ownerVerified?: boolean;
 }
 
 export async function insertWhatsAppAccount(db: Db, secrets: SecretBox, userId: number, a: WhatsAppAccountSeed): Promise<number> {
   const row = await one<{ id: number }>(
     db,
     sql`insert into whatsapp_accounts (user_id, name, phone_number, phone_number_id, access_token_enc,
-          business_account_id, kommo_account_id, webhook_verify_token, rate_per_second, is_active, quality_rating)
+          business_account_id, kommo_account_id, webhook_verify_token, rate_per_second, is_active, quality_rating,
+          owner_verified_at)
         values (${userId}, ${'Cuenta ' + a.phoneNumberId}, '+5491100000000', ${a.phoneNumberId}, ${secrets.seal(a.token)},
           ${a.wabaId}, ${a.kommoAccountId ?? null}, ${a.verifyToken ?? null}, ${a.ratePerSecond ?? 80},
-          ${a.isActive ?? true}, ${a.qualityRating ?? 'GREEN'})
+          ${a.isActive ?? true}, ${a.qualityRating ?? 'GREEN'}, ${a.ownerVerified === false ? null : sql`now()`})
         returning id`,
   );
   return Number(row.id);

@@ -1,6 +1,7 @@
 // Faults a test injects into the Kommo simulator; each fires for the next `count` matching requests.
 
-export type KommoFaultKind = '5xx' | 'timeout' | 'failPageOnce' | 'unauthorized';
+/** emptyOk: a `200 {}` (no `_embedded`), as a faulty proxy in front of Kommo may answer. */
+export type KommoFaultKind = '5xx' | 'timeout' | 'failPageOnce' | 'unauthorized' | 'emptyOk';
 
 export interface KommoFault {
   kind: KommoFaultKind;
@@ -8,13 +9,15 @@ export interface KommoFault {
   subdomain?: string;
   /** How many requests it affects; default 1. */
   count?: number;
-  /** failPageOnce: the contacts page that fails; any contacts page when absent. */
+  /** failPageOnce, emptyOk: the contacts page that fails; any contacts page when absent. */
   page?: number;
+  /** Matching requests let through before the fault starts firing; default 0. */
+  skip?: number;
   /** 5xx: the status to answer, default 500. */
   status?: number;
 }
 
-const KINDS: readonly KommoFaultKind[] = ['5xx', 'timeout', 'failPageOnce', 'unauthorized'];
+const KINDS: readonly KommoFaultKind[] = ['5xx', 'timeout', 'failPageOnce', 'unauthorized', 'emptyOk'];
 
 export function assertFault(f: unknown): asserts f is KommoFault {
   const kind = (f as { kind?: unknown } | null)?.kind;
@@ -43,9 +46,13 @@ export class FaultQueue {
   take(req: RequestInfo): KommoFault | null {
     const i = this.faults.findIndex((f) => {
       if (f.subdomain !== undefined && f.subdomain !== req.subdomain) return false;
-      if (f.kind !== 'failPageOnce') return true;
+      if (f.kind !== 'failPageOnce' && f.kind !== 'emptyOk') return true;
       return req.contactsPage !== undefined && (f.page === undefined || f.page === req.contactsPage);
     });
+    if (i >= 0 && (this.faults[i].skip ?? 0) > 0) {
+      this.faults[i].skip!--;
+      return null;
+    }
     if (i < 0) return null;
     const f = this.faults[i];
     if (--f.remaining <= 0) this.faults.splice(i, 1);

@@ -78,6 +78,8 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
           return serverError(reply, fault.status ?? 500);
         case 'failPageOnce':
           return serverError(reply, fault.status ?? 500);
+        case 'emptyOk':
+          return reply.code(200).header('content-type', 'application/hal+json').send('{}');
       }
     }
     const account = state.accounts.get(subdomain);

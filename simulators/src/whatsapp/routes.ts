@@ -70,8 +70,21 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
   app.get('/:version/:id/phone_numbers', async (req: Req, reply) => {
     const error = check(req, 'waba') ?? managementLimit(req.params.id);
     if (error) return send(reply, error);
-    const data = [...state.numbers.values()].filter((n) => n.wabaId === req.params.id).map((n) => phoneNumberJson(n, fieldsParam(req)));
-    return { data, paging: { cursors: { before: cursor.encode(data[0].id as string), after: cursor.encode(data[data.length - 1].id as string) } } };
+    // Paged like Graph: `limit` (default 25) and an opaque `after` cursor; `next` only when more remain.
+    const num = (id: string) => (/^\d{1,20}$/.test(id) ? BigInt(id) : 0n);
+    const all = [...state.numbers.values()].filter((n) => n.wabaId === req.params.id).sort((a, b) => (num(a.phoneNumberId) < num(b.phoneNumberId) ? -1 : 1));
+    const limit = Math.min(Math.max(Number(firstString(req.query.limit)) || DEFAULT_TEMPLATE_PAGE, 1), 100);
+    const afterRaw = firstString(req.query.after);
+    const afterId = afterRaw ? cursor.decode(afterRaw) : null;
+    const start = afterId === null ? 0 : all.findIndex((n) => num(n.phoneNumberId) > afterId);
+    const page = start < 0 ? [] : all.slice(start, start + limit);
+    const data = page.map((n) => phoneNumberJson(n, fieldsParam(req)));
+    if (!data.length) return { data };
+    const paging: Record<string, unknown> = {
+      cursors: { before: cursor.encode(data[0]!.id as string), after: cursor.encode(data[data.length - 1]!.id as string) },
+    };
+    if (start + limit < all.length) paging.next = `${req.protocol}://${req.hostname}${req.url.split('?')[0]}?limit=${limit}&after=${cursor.encode(data[data.length - 1]!.id as string)}`;
+    return { data, paging };
   });
 
   app.post('/:version/:id/messages', async (req: Req, reply) => {

@@ -11,25 +11,26 @@ import { KommoAccountsPage } from '../features/kommo-accounts/components/kommo-a
 import { TemplatesPage } from '../features/templates/components/templates-page';
 import { WhatsAppAccountsPage } from '../features/whatsapp-accounts/components/whatsapp-accounts-page';
 import { AppLayout } from './layout/app-layout';
+import { Titled } from './page-title';
 import { ProtectedRoute, PublicOnlyRoute } from './route-guards';
 
 /** Exactly the spec's route table (§2). */
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/login" element={<PublicOnlyRoute><LoginPage /></PublicOnlyRoute>} />
-      <Route path="/register" element={<PublicOnlyRoute><RegisterPage /></PublicOnlyRoute>} />
+      <Route path="/login" element={<PublicOnlyRoute><Titled title="Iniciar Sesión"><LoginPage /></Titled></PublicOnlyRoute>} />
+      <Route path="/register" element={<PublicOnlyRoute><Titled title="Crear Cuenta"><RegisterPage /></Titled></PublicOnlyRoute>} />
       <Route path="/" element={<Navigate to="/dashboard" replace />} />
       <Route element={<ProtectedRoute><AppLayout /></ProtectedRoute>}>
-        <Route path="/dashboard" element={<DashboardPage />} />
-        <Route path="/accounts" element={<KommoAccountsPage />} />
-        <Route path="/whatsapp-accounts" element={<WhatsAppAccountsPage />} />
-        <Route path="/contacts" element={<ContactsPage />} />
-        <Route path="/campaigns" element={<CampaignsPage />} />
-        <Route path="/campaigns/new" element={<NewCampaignPage />} />
-        <Route path="/campaigns/:id" element={<CampaignDetailPage />} />
-        <Route path="/templates" element={<TemplatesPage />} />
-        <Route path="/blacklist" element={<BlacklistPage />} />
+        <Route path="/dashboard" element={<Titled title="Dashboard"><DashboardPage /></Titled>} />
+        <Route path="/accounts" element={<Titled title="Cuentas Kommo"><KommoAccountsPage /></Titled>} />
+        <Route path="/whatsapp-accounts" element={<Titled title="Cuentas WhatsApp"><WhatsAppAccountsPage /></Titled>} />
+        <Route path="/contacts" element={<Titled title="Contactos"><ContactsPage /></Titled>} />
+        <Route path="/campaigns" element={<Titled title="Campañas"><CampaignsPage /></Titled>} />
+        <Route path="/campaigns/new" element={<Titled title="Nueva Campaña"><NewCampaignPage /></Titled>} />
+        <Route path="/campaigns/:id" element={<Titled title="Detalle de Campaña"><CampaignDetailPage /></Titled>} />
+        <Route path="/templates" element={<Titled title="Templates"><TemplatesPage /></Titled>} />
+        <Route path="/blacklist" element={<Titled title="Blacklist"><BlacklistPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

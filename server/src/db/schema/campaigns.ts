@@ -49,6 +49,7 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
   claimedAt: timestamp('claimed_at', { withTimezone: true }),
   claimOwner: text('claim_owner'),
+  dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
   wamid: text('wamid'),
   errorCode: integer('error_code'),
   errorMessage: text('error_message'),

@@ -89,3 +89,9 @@ export const contactFacets = pgTable('contact_facets', {
   accountId: integer('account_id').notNull(),
   keyIds: integer('key_ids').array().notNull(),
 });
+
+/** Bumped by statement triggers on contacts (0009_contacts.sql): the key of every cached contacts figure. */
+export const contactDataVersions = pgTable('contact_data_versions', {
+  accountId: integer('account_id').primaryKey().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
+});

@@ -6,5 +6,7 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash').notNull(),
   firstName: text('first_name').notNull().default(''),
   lastName: text('last_name').notNull().default(''),
+  /** Bumped on logout and password change; tokens of an older version are refused. */
+  tokenVersion: integer('token_version').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -24,9 +24,25 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   ratePerSecond: integer('rate_per_second').notNull().default(80),
   lastMessageSentAt: timestamp('last_message_sent_at', { withTimezone: true }),
   lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+  /** Set when Meta confirmed, with this account's token, that the number belongs to its WABA. */
+  ownerVerifiedAt: timestamp('owner_verified_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** A person's "stop messaging me", kept per tenant (see migration 0007). */
+export const optOuts = pgTable(
+  'opt_outs',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    phoneKey: text('phone_key').notNull(),
+    phone: text('phone').notNull(),
+    whatsappAccountId: integer('whatsapp_account_id').references(() => whatsappAccounts.id, { onDelete: 'set null' }),
+    word: text('word').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.phoneKey] })],
+);
 
 export const whatsappMessageCounts = pgTable(
   'whatsapp_message_counts',
@@ -63,6 +79,8 @@ export const templates = pgTable('templates', {
   components: jsonb('components').$type<TemplateComponent[]>().notNull().default([]),
   rejectionReason: text('rejection_reason'),
   submissionError: text('submission_error'),
+  /** Meta's time of the last status webhook applied (0008): older events are ignored. */
+  statusEventAt: timestamp('status_event_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

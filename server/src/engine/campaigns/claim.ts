@@ -44,7 +44,7 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
         ),
         claimed as (
           update campaign_recipients r
-          set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}
+          set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
           returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts

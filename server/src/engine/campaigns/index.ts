@@ -52,7 +52,7 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
   async function schedulerLoop() {
     while (!stopping) {
       try {
-        const changed = await schedulerTick(ctx, opts);
+        const changed = await schedulerTick(ctx, opts, log);
         for (const id of changed) for (const sender of senders.values()) sender.campaignChanged(id);
         if (changed.length) leaseWake.wake();
       } catch (err) {

@@ -111,6 +111,11 @@ export class Pacer {
     this.rested = true;
   }
 
+  /** How much longer sends are held (0: not held). */
+  heldForMs(): number {
+    return Math.max(0, this.heldUntil - this.now());
+  }
+
   /** Meta said the number is over its throughput (130429): hold all sends for a while. */
   hold(ms: number): void {
     this.heldUntil = Math.max(this.heldUntil, this.now() + ms);

@@ -18,6 +18,8 @@ import { jsonParam, retryOnConflict } from '../../services/campaigns/sql';
 export class ResultWriter {
   private accepted: DeliveryFact[] = [];
   private outcomes: ClaimOutcome[] = [];
+  /** Ambiguous requests: the row and the time its request left (ISO). */
+  private dispatches: Array<{ id: number; at: string }> = [];
   /** Accepted sends per WhatsApp account since the last flush, and the time of the last one. */
   private perAccount = new Map<number, { count: number; lastAt: number }>();
   private flushing: Promise<void> | null = null;
@@ -37,12 +39,20 @@ export class ResultWriter {
     this.perAccount.set(whatsappAccountId, entry);
   }
 
+  /**
+   * The request for this claimed row left at `at` and its outcome is unknown: recovery may
+   * mark it unknown after the grace period (see markStaleInFlightUnknown).
+   */
+  dispatched(recipientId: number, at: Date) {
+    this.dispatches.push({ id: recipientId, at: at.toISOString() });
+  }
+
   settle(outcome: ClaimOutcome) {
     this.outcomes.push(outcome);
   }
 
   get size() {
-    return this.accepted.length + this.outcomes.length;
+    return this.accepted.length + this.outcomes.length + this.dispatches.length;
   }
 
   /** Writes everything collected so far; concurrent calls share one write. */
@@ -59,6 +69,8 @@ export class ResultWriter {
     const accepted = this.accepted;
     const outcomes = this.outcomes;
     const perAccount = this.perAccount;
+    const dispatches = this.dispatches;
+    this.dispatches = [];
     this.accepted = [];
     this.outcomes = [];
     this.perAccount = new Map();
@@ -70,6 +82,13 @@ export class ResultWriter {
         this.perAccount.set(id, { count: now.count + e.count, lastAt: Math.max(now.lastAt, e.lastAt) });
       }
     };
+    try {
+      if (dispatches.length) await retryOnConflict(() => this.recordDispatches(dispatches));
+    } catch (err) {
+      // Without the stamp the row is only recovered once this process's lease is gone.
+      this.dispatches.unshift(...dispatches);
+      this.onError(err);
+    }
     try {
       if (accepted.length) await retryOnConflict(() => applyDeliveryFacts(this.db, accepted));
     } catch (err) {
@@ -92,6 +111,15 @@ export class ResultWriter {
         this.onError(err);
       }
     }
+  }
+
+  private async recordDispatches(dispatches: Array<{ id: number; at: string }>) {
+    await this.db.execute(sql`with v as (
+        select * from jsonb_to_recordset(${jsonParam(dispatches)}) as v(id bigint, at timestamptz)
+      )
+      update campaign_recipients r set dispatched_at = v.at
+      from v
+      where r.id = any(array(select id from v)) and r.id = v.id and r.claim_owner = ${this.owner} and r.status = 'sending'`);
   }
 
   /** Accepted sends per account and day (the accounts screen's daily count) and the last send time. */

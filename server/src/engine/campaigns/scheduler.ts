@@ -3,11 +3,18 @@ import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { markStaleInFlightUnknown } from '../../services/campaigns/recipient-transitions';
-import { retryOnConflict, rowsOf } from '../../services/campaigns/sql';
+import { pgCode, retryOnConflict, rowsOf } from '../../services/campaigns/sql';
 import { activateCampaign } from '../../services/campaigns/start-campaign';
 import type { CampaignEngineOptions } from './options';
 
 export const ACCOUNT_GONE = 'La cuenta de WhatsApp de la campaña ya no existe';
+export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
+
+/** Serialization failure, deadlock, lock not available: the same start may well succeed next time. */
+const TRANSIENT = new Set(['40001', '40P01', '55P03']);
+const START_ATTEMPTS = 3;
+
+type Log = (msg: string, err?: unknown) => void;
 
 /**
  * The engine's periodic housekeeping, safe to run in every worker at once:
@@ -15,30 +22,46 @@ export const ACCOUNT_GONE = 'La cuenta de WhatsApp de la campaña ya no existe';
  * - in-flight rows past the grace period become unknown;
  * - sending campaigns with nothing left to settle are completed;
  * - sending campaigns whose WhatsApp account was deleted are paused with the reason.
+ * Every tenant's campaigns share this loop, so each step runs on its own, and one
+ * campaign that cannot start is paused with a reason instead of failing the others.
  * Returns the ids of campaigns whose status it changed.
  */
-export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions): Promise<number[]> {
+export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions, log: Log = () => undefined): Promise<number[]> {
   const changed: number[] = [];
-  changed.push(...(await startDueCampaigns(ctx)));
-  await retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs));
-  const completed = await rowsOf<{ id: number }>(
-    ctx.db,
-    sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
-        where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
-        returning id`,
+  const step = async (name: string, work: () => Promise<number[] | number>) => {
+    try {
+      const ids = await work();
+      if (Array.isArray(ids)) changed.push(...ids);
+    } catch (err) {
+      log(`scheduler step "${name}" failed`, err);
+    }
+  };
+  await step('start due campaigns', () => startDueCampaigns(ctx, log));
+  await step('mark stale in-flight unknown', () => retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs)));
+  await step('complete finished campaigns', async () =>
+    (
+      await rowsOf<{ id: number }>(
+        ctx.db,
+        sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
+            where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
+            returning id`,
+      )
+    ).map((r) => Number(r.id)),
   );
-  changed.push(...completed.map((r) => Number(r.id)));
-  const orphaned = await rowsOf<{ id: number }>(
-    ctx.db,
-    sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, updated_at = now()
-        where status = 'sending' and whatsapp_account_id is null
-        returning id`,
+  await step('pause orphaned campaigns', async () =>
+    (
+      await rowsOf<{ id: number }>(
+        ctx.db,
+        sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, updated_at = now()
+            where status = 'sending' and whatsapp_account_id is null
+            returning id`,
+      )
+    ).map((r) => Number(r.id)),
   );
-  changed.push(...orphaned.map((r) => Number(r.id)));
   return changed;
 }
 
-async function startDueCampaigns(ctx: AppContext): Promise<number[]> {
+async function startDueCampaigns(ctx: AppContext, log: Log): Promise<number[]> {
   const due = await ctx.db
     .select()
     .from(campaigns)
@@ -48,17 +71,42 @@ async function startDueCampaigns(ctx: AppContext): Promise<number[]> {
   const started: number[] = [];
   for (const row of due) {
     try {
-      await activateCampaign(ctx.db, row, ['scheduled']);
-      started.push(row.id);
+      if (await startOne(ctx, row, log)) started.push(row.id);
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      // Another worker started it first: nothing to do. Otherwise the operator must see why.
-      const [now] = await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, row.id));
-      if (now?.status !== 'scheduled') continue;
-      await ctx.db.execute(sql`update campaigns set status = 'paused', pause_reason = ${err.message}, updated_at = now()
-        where id = ${row.id} and status = 'scheduled'`);
-      started.push(row.id);
+      log(`campaign ${row.id}: could not settle its scheduled start`, err);
     }
   }
   return started;
+}
+
+/** Starts one due campaign, or pauses it with the reason; false when another worker got there first. */
+async function startOne(ctx: AppContext, row: typeof campaigns.$inferSelect, log: Log): Promise<boolean> {
+  let reason: string;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await activateCampaign(ctx.db, row, ['scheduled']);
+      return true;
+    } catch (err) {
+      if (err instanceof AppError) {
+        reason = err.message;
+        break;
+      }
+      if (TRANSIENT.has(pgCode(err) ?? '') && attempt < START_ATTEMPTS) {
+        await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 30));
+        continue;
+      }
+      // Not the operator's doing (a query the database refused): paused, so the next
+      // tick does not trip on it again and the owner sees that it needs attention.
+      // Only the SQLSTATE: driver messages may carry the query's parameters (contact data).
+      log(`campaign ${row.id}: scheduled start failed (${pgCode(err) ?? (err as Error)?.name ?? 'error'}); paused`);
+      reason = START_FAILED;
+      break;
+    }
+  }
+  // Another worker started it first: nothing to do. Otherwise the operator must see why.
+  const [now] = await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, row.id));
+  if (now?.status !== 'scheduled') return false;
+  await ctx.db.execute(sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
+    where id = ${row.id} and status = 'scheduled'`);
+  return true;
 }

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { whatsappAccounts } from '../../db/schema/index';
 import {
   createWhatsAppMessenger,
   type SendOutcome,
@@ -10,6 +12,7 @@ import { pauseWithReason } from '../../services/campaigns/pause-campaign';
 import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
 import { buildSendComponents } from '../../services/variables/render';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import { createCallbackData, type CallbackData } from './callback-data';
 import { claimRecipients, nextDueAt, type ClaimedRecipient } from './claim';
 import type { CampaignEngineOptions } from './options';
 import { Pacer } from './pacer';
@@ -21,6 +24,12 @@ import { Wakeable } from './wakeable';
 export const BLACKLISTED = 'Número en la lista negra';
 const ACCOUNT_REFRESH_MS = 5_000;
 const INACTIVE_REASON = 'La cuenta de WhatsApp está desactivada';
+/**
+ * A pacer held this long (Meta unreachable) gives its queued rows back: claimed rows must
+ * not wait in memory for minutes, where nobody else can tell them from lost requests.
+ */
+const RELEASE_QUEUE_AFTER_HOLD_MS = 2_000;
+export const TOKEN_UNREADABLE_REASON = 'Token de WhatsApp ilegible: vuelve a ingresarlo en la cuenta y reanuda la campaña.';
 const QUALITY_RED_REASON = 'La calidad del número es baja (RED): Meta puede bloquearlo. Revisa la calidad antes de reanudar.';
 
 export interface SenderStats {
@@ -45,6 +54,8 @@ export class AccountSender {
   private messenger!: WhatsAppMessenger;
   private pacer!: Pacer;
   private readonly queue: ClaimedRecipient[] = [];
+  /** Ids queued or on the wire: a row claimed again meanwhile (an operator's retry) is refused. */
+  private readonly holding = new Set<number>();
   private readonly active = new Map<number, ActiveCampaign>();
   /** Campaign id → time before which it has nothing due. */
   private readonly idleUntil = new Map<number, number>();
@@ -64,6 +75,7 @@ export class AccountSender {
   /** Local time until which this process may trust its lease (see leases.ts). */
   trustedUntil = 0;
   lastActiveAt = performance.now();
+  private readonly callbackData: CallbackData;
 
   constructor(
     private readonly ctx: AppContext,
@@ -71,11 +83,22 @@ export class AccountSender {
     private readonly opts: CampaignEngineOptions,
     private readonly writer: ResultWriter,
     private readonly log: (msg: string, err?: unknown) => void,
-  ) {}
+  ) {
+    this.callbackData = createCallbackData(ctx.config.APP_SECRET);
+  }
 
   async start(trustedUntil: number): Promise<void> {
     this.trustedUntil = trustedUntil;
-    await this.loadAccount();
+    try {
+      await this.loadAccount();
+    } catch (err) {
+      // APP_SECRET changed since the token was saved: no retry can help, the owner must
+      // enter it again. Paused with the reason instead of "Enviando" forever.
+      if (await tokenUnreadable(this.ctx, this.accountId)) {
+        await pauseWithReason(this.ctx.db, { whatsappAccountId: this.accountId }, TOKEN_UNREADABLE_REASON);
+      }
+      throw err;
+    }
     const connections = Math.min(512, Math.max(8, Math.ceil(this.account.ratePerSecond * 0.5)));
     this.maxInFlight = connections;
     this.messenger = createWhatsAppMessenger({
@@ -128,6 +151,13 @@ export class AccountSender {
       if (performance.now() - this.refreshedAt >= this.opts.refreshMs) await this.refreshCampaigns();
       if (this.accountStale || performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
 
+      const held = this.pacer.heldForMs();
+      if (held > RELEASE_QUEUE_AFTER_HOLD_MS) {
+        this.releaseQueued(() => true);
+        await this.wakeable.sleep(Math.min(held, 1_000));
+        continue;
+      }
+
       if (!this.queue.length) {
         await this.refill();
         if (!this.queue.length) {
@@ -150,9 +180,12 @@ export class AccountSender {
       }
       // A campaign just joined: the account's state (active, quality) is checked first.
       if (this.accountStale) continue;
+      // The awaits above may have outlived the lease or a stop: checked again at the last moment.
+      if (this.stopping || performance.now() >= this.trustedUntil) continue;
       const item = this.queue.shift()!;
       const campaign = this.active.get(item.campaignId);
       if (!campaign) {
+        this.holding.delete(item.id);
         this.writer.settle({ recipientId: item.id, kind: 'released' });
         continue;
       }
@@ -167,11 +200,14 @@ export class AccountSender {
     } catch (err) {
       // A mapping removed while sending: every message of the campaign would fail the same way.
       const reason = err instanceof AppError ? err.message : 'No se pudieron completar las variables de la plantilla';
+      this.holding.delete(item.id);
       this.writer.settle({ recipientId: item.id, kind: 'released' });
       void this.pause({ campaignIds: [campaign.id] }, reason);
       return;
     }
     const paced = this.pacer.take();
+    // From here the request may reach Meta: only now is the row in flight.
+    const dispatchedAt = new Date();
     this.inFlight++;
     this.stats.requests++;
     this.lastActiveAt = performance.now();
@@ -183,20 +219,21 @@ export class AccountSender {
         templateName: campaign.templateName,
         language: campaign.language,
         components,
-        bizOpaque: `masivo:${campaign.id}:${item.id}`,
+        bizOpaque: this.callbackData.sign({ campaignId: campaign.id, recipientId: item.id }),
       }, () => this.pacer.sent(paced))
       .then((outcome) => {
         this.pacer.answered(paced);
-        this.record(item, outcome);
+        this.record(item, outcome, dispatchedAt);
       })
       .catch((err) => this.log('send failed unexpectedly', err))
       .finally(() => {
+        this.holding.delete(item.id);
         this.inFlight--;
         this.inFlightDone.wake();
       });
   }
 
-  private record(item: ClaimedRecipient, outcome: SendOutcome) {
+  private record(item: ClaimedRecipient, outcome: SendOutcome, dispatchedAt: Date) {
     if (outcome.kind !== 'retry' || outcome.code !== null) this.transportFailures = 0;
     switch (outcome.kind) {
       case 'ok':
@@ -233,6 +270,9 @@ export class AccountSender {
         // It may have been sent: never resend. The status webhook (matched by the callback
         // data) settles it, or recovery marks it unknown after the grace period.
         this.stats.ambiguous++;
+        // Only now does the row need its dispatch time: every other outcome settles it, and
+        // while it is on the wire this process's live lease keeps recovery away from it.
+        this.writer.dispatched(item.id, dispatchedAt);
         this.log(`recipient ${item.id}: ${outcome.message}`);
         return;
     }
@@ -256,6 +296,7 @@ export class AccountSender {
   private releaseQueued(which: (item: ClaimedRecipient) => boolean) {
     for (let i = this.queue.length - 1; i >= 0; i--) {
       if (which(this.queue[i])) {
+        this.holding.delete(this.queue[i].id);
         this.writer.settle({ recipientId: this.queue[i].id, kind: 'released' });
         this.queue.splice(i, 1);
       }
@@ -318,14 +359,18 @@ export class AccountSender {
         for (const item of keep) this.writer.settle({ recipientId: item.id, kind: 'released' });
         return;
       }
-      this.queue.push(...keep);
+      for (const item of keep) {
+        // Still ours from an earlier claim (queued or on the wire): that copy settles it.
+        if (this.holding.has(item.id)) continue;
+        this.holding.add(item.id);
+        this.queue.push(item);
+      }
       return;
     }
   }
 
   /** The blacklist is checked again right before sending: numbers added since the freeze are skipped. */
   private async dropBlacklisted(campaign: ActiveCampaign, claimed: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
-    if (!campaign.kommoAccountId) return claimed;
     const blocked = await blacklistedKeys(
       this.ctx.db,
       campaign.userId,
@@ -390,5 +435,20 @@ export class AccountSender {
     else if ((this.account.qualityRating ?? '').toUpperCase() === 'RED') {
       await this.pause({ whatsappAccountId: this.accountId }, QUALITY_RED_REASON);
     }
+  }
+}
+
+async function tokenUnreadable(ctx: AppContext, whatsappAccountId: number): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ sealed: whatsappAccounts.accessTokenEnc })
+    .from(whatsappAccounts)
+    .where(eq(whatsappAccounts.id, whatsappAccountId))
+    .limit(1);
+  if (!row) return false;
+  try {
+    ctx.secrets.open(row.sealed);
+    return false;
+  } catch {
+    return true;
   }
 }

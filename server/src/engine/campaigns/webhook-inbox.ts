@@ -4,16 +4,15 @@ import type { Db } from '../../db/client';
 import { applyDeliveryFacts, type DeliveryFact } from '../../services/campaigns/recipient-transitions';
 import { jsonParam, retryOnConflict, rowsOf } from '../../services/campaigns/sql';
 import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../../services/templates/status-update';
+import { claimsToBeOurs, createCallbackData, type CallbackData, type CallbackTarget } from './callback-data';
 import type { CampaignEngineOptions } from './options';
-import { blacklistOptOut, isOptOut } from './opt-out';
+import { isOptOut, recordOptOut } from './opt-out';
 import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
 const MIN_GAP_MS = 50;
-/** Our callback data: `masivo:{campaignId}:{recipientId}` (see sender.ts). */
-const BIZ_OPAQUE = /^masivo:(\d+):(\d+)$/;
 
 /**
  * Applies stored webhook POSTs in batches. Workers share the inbox through SKIP LOCKED; an
@@ -24,12 +23,15 @@ export class WebhookInbox {
   private readonly wakeable = new Wakeable();
   private stopping = false;
   private loop: Promise<void> | null = null;
+  private readonly statusCheck: StatusCheck;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly opts: CampaignEngineOptions,
     private readonly log: (msg: string, err?: unknown) => void,
-  ) {}
+  ) {
+    this.statusCheck = { callbackData: createCallbackData(ctx.config.APP_SECRET), warn: (msg) => log(`warning: ${msg}`) };
+  }
 
   start() {
     this.loop = this.run();
@@ -83,12 +85,12 @@ export class WebhookInbox {
     if (!events.length) return 0;
     const contents: WebhookContents = { statuses: [], inbound: [], templateUpdates: [] };
     for (const e of events) readWebhook(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload, contents);
-    await applyStatuses(tx, contents.statuses);
+    await applyStatuses(tx, contents.statuses, this.statusCheck);
     for (const m of contents.inbound) {
-      if (isOptOut(m.text)) await blacklistOptOut(tx, m.phoneNumberId, m.from, m.text);
+      if (isOptOut(m.text)) await recordOptOut(tx, m);
     }
     for (const t of contents.templateUpdates) {
-      await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate);
+      await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
     }
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
@@ -119,44 +121,81 @@ export class WebhookInbox {
   }
 }
 
+export interface StatusCheck {
+  callbackData: CallbackData;
+  /** Statuses refused as forged or foreign are reported here (counts only, no personal data). */
+  warn: (msg: string) => void;
+}
+
 /**
- * Status webhooks → delivery facts. A status is matched by our callback data (the recipient
- * id, checked against its campaign) or else by Meta's message id; statuses of messages this
- * app did not send are ignored. Several statuses of one recipient fold into one fact.
+ * Status webhooks → delivery facts. A status is matched by our signed callback data or else
+ * by Meta's message id, and in both cases only when it comes from the number the campaign
+ * sends with (`metadata.phone_number_id`): every tenant's number posts to the same webhook,
+ * so a status from another number, or naming a recipient with unsigned callback data,
+ * changes nothing. A status of an earlier attempt (another wamid than the row's current
+ * one) never overrides the newer attempt's outcome. Several statuses of one recipient fold
+ * into one fact.
  */
-export async function applyStatuses(db: Db, statuses: StatusUpdate[]): Promise<number> {
+export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: StatusCheck): Promise<number> {
   if (!statuses.length) return 0;
-  const byOpaque = new Map<StatusUpdate, { campaignId: number; recipientId: number }>();
+  const byOpaque = new Map<StatusUpdate, CallbackTarget>();
+  let unsigned = 0;
   for (const s of statuses) {
-    const m = s.bizOpaque ? BIZ_OPAQUE.exec(s.bizOpaque) : null;
-    if (m) byOpaque.set(s, { campaignId: Number(m[1]), recipientId: Number(m[2]) });
+    const target = check.callbackData.verify(s.bizOpaque);
+    if (target) byOpaque.set(s, target);
+    else if (claimsToBeOurs(s.bizOpaque)) unsigned++;
   }
   const ids = [...new Set([...byOpaque.values()].map((v) => v.recipientId))];
   const wamids = [...new Set(statuses.filter((s) => !byOpaque.has(s)).map((s) => s.wamid))];
-  const found = await rowsOf<{ id: number | string; campaign_id: number; wamid: string | null }>(
+  const found = await rowsOf<{ id: number | string; campaign_id: number; wamid: string | null; phone_number_id: string | null }>(
     db,
-    sql`select id, campaign_id, wamid from campaign_recipients
-          where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))
+    sql`select r.id, r.campaign_id, r.wamid, wa.phone_number_id
+        from campaign_recipients r
+        join campaigns c on c.id = r.campaign_id
+        left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
+        where r.id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))
         union all
-        select id, campaign_id, wamid from campaign_recipients
-          where wamid = any(array(select jsonb_array_elements_text(${jsonParam(wamids)})))`,
+        select r.id, r.campaign_id, r.wamid, wa.phone_number_id
+        from campaign_recipients r
+        join campaigns c on c.id = r.campaign_id
+        left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
+        where r.wamid = any(array(select jsonb_array_elements_text(${jsonParam(wamids)})))`,
   );
-  const campaignOf = new Map<number, number>();
+  const rowOf = new Map<number, { campaignId: number; wamid: string | null; phoneNumberId: string | null }>();
   const idOfWamid = new Map<string, number>();
   for (const r of found) {
-    campaignOf.set(Number(r.id), Number(r.campaign_id));
+    rowOf.set(Number(r.id), { campaignId: Number(r.campaign_id), wamid: r.wamid, phoneNumberId: r.phone_number_id });
     if (r.wamid) idOfWamid.set(r.wamid, Number(r.id));
   }
 
+  let foreign = 0;
   const facts = new Map<number, DeliveryFact>();
   for (const s of statuses) {
     const opaque = byOpaque.get(s);
-    const recipientId =
-      opaque && campaignOf.get(opaque.recipientId) === opaque.campaignId ? opaque.recipientId : idOfWamid.get(s.wamid);
-    if (recipientId === undefined) continue;
+    let recipientId: number | undefined;
+    if (opaque) {
+      const row = rowOf.get(opaque.recipientId);
+      if (!row || row.campaignId !== opaque.campaignId) continue;
+      if (row.phoneNumberId !== s.phoneNumberId) {
+        foreign++;
+        continue;
+      }
+      // An earlier attempt's late status: the row already follows a newer message.
+      if (row.wamid && row.wamid !== s.wamid) continue;
+      recipientId = opaque.recipientId;
+    } else {
+      recipientId = idOfWamid.get(s.wamid);
+      if (recipientId === undefined) continue;
+      if (rowOf.get(recipientId)?.phoneNumberId !== s.phoneNumberId) {
+        foreign++;
+        continue;
+      }
+    }
     const fact = facts.get(recipientId) ?? { recipientId, wamid: s.wamid };
     facts.set(recipientId, fold(fact, s));
   }
+  if (unsigned) check.warn(`${unsigned} delivery status(es) ignored: callback data without a valid signature`);
+  if (foreign) check.warn(`${foreign} delivery status(es) ignored: sent from another number than the campaign's`);
   return applyDeliveryFacts(db, [...facts.values()]);
 }
 

@@ -9,11 +9,15 @@ export interface StatusUpdate {
   /** ISO time of the event at Meta. */
   at: string;
   bizOpaque: string | null;
+  /** `metadata.phone_number_id` of the change: the number the message was sent from. */
+  phoneNumberId: string;
   error: { code: number | null; message: string | null } | null;
 }
 
 export interface InboundText {
   phoneNumberId: string;
+  /** `entry.id`: the WABA the number belongs to; routing requires it to match the account's. */
+  wabaId: string;
   from: string;
   text: string;
 }
@@ -21,6 +25,8 @@ export interface InboundText {
 export interface TemplateUpdate {
   wabaId: string;
   value: Record<string, unknown>;
+  /** The entry's `time` (Meta's time of the event); null when absent. */
+  at: Date | null;
 }
 
 export interface WebhookContents {
@@ -51,14 +57,16 @@ export function readWebhook(payload: unknown, into: WebhookContents = { statuses
       if (!c || !value) continue;
       if (c.field === 'message_template_status_update') {
         const wabaId = str(e.id);
-        if (wabaId) into.templateUpdates.push({ wabaId, value });
+        const seconds = Number(e.time);
+        const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+        if (wabaId) into.templateUpdates.push({ wabaId, value, at });
         continue;
       }
       if (c.field !== 'messages') continue;
       const phoneNumberId = str(obj(value.metadata)?.phone_number_id) ?? '';
-      for (const s of arr(value.statuses)) readStatus(obj(s), into.statuses);
+      for (const s of arr(value.statuses)) readStatus(obj(s), phoneNumberId, into.statuses);
       for (const m of arr(value.messages)) {
-        const inbound = readInbound(obj(m), phoneNumberId);
+        const inbound = readInbound(obj(m), phoneNumberId, str(e.id) ?? '');
         if (inbound) into.inbound.push(inbound);
       }
     }
@@ -66,7 +74,7 @@ export function readWebhook(payload: unknown, into: WebhookContents = { statuses
   return into;
 }
 
-function readStatus(s: Json | null, out: StatusUpdate[]) {
+function readStatus(s: Json | null, phoneNumberId: string, out: StatusUpdate[]) {
   const wamid = str(s?.id);
   const status = str(s?.status);
   if (!s || !wamid || !status) return;
@@ -77,6 +85,7 @@ function readStatus(s: Json | null, out: StatusUpdate[]) {
     status,
     at: isoFromUnix(s.timestamp),
     bizOpaque: str(s.biz_opaque_callback_data),
+    phoneNumberId,
     error: firstError
       ? {
           code: typeof firstError.code === 'number' ? firstError.code : null,
@@ -87,7 +96,7 @@ function readStatus(s: Json | null, out: StatusUpdate[]) {
 }
 
 /** Text, a quick-reply button or an interactive reply: whatever the person wrote or tapped. */
-function readInbound(m: Json | null, phoneNumberId: string): InboundText | null {
+function readInbound(m: Json | null, phoneNumberId: string, wabaId: string): InboundText | null {
   const from = str(m?.from);
   if (!m || !from) return null;
   const text =
@@ -96,5 +105,5 @@ function readInbound(m: Json | null, phoneNumberId: string): InboundText | null 
     str(obj(m.button)?.payload) ??
     str(obj(obj(m.interactive)?.button_reply)?.title) ??
     str(obj(obj(m.interactive)?.list_reply)?.title);
-  return text ? { phoneNumberId, from, text } : null;
+  return text ? { phoneNumberId, wabaId, from, text } : null;
 }

@@ -27,9 +27,23 @@ export function countryCode(value: string | null | undefined): CountryCode | und
   return upper && isSupportedCountry(upper) ? (upper as CountryCode) : undefined;
 }
 
-/** Strips what PostgreSQL text cannot hold and keeps values to a sane size. */
-function clean(v: string, max = 1000): string {
-  return v.split('\u0000').join('').trim().slice(0, max);
+/** Half of a surrogate pair with its partner missing: PostgreSQL's jsonb rejects it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Strips what PostgreSQL text cannot hold and keeps values to a sane size. The cut counts code
+ * points, so an emoji at the limit is kept or dropped whole, never split into a lone half.
+ */
+export function clean(v: string, max = 1000): string {
+  const text = v.split('\u0000').join('').replace(LONE_SURROGATE, '\uFFFD').trim();
+  if (text.length <= max) return text;
+  let out = '';
+  let n = 0;
+  for (const ch of text) {
+    if (n++ >= max) break;
+    out += ch;
+  }
+  return out;
 }
 
 function formatValue(field: KommoContactField, v: KommoFieldValue): string {

@@ -7,6 +7,8 @@ import type { KommoCredentials } from '../../integrations/kommo/types';
 import { countryCode, mapContact } from './contact-mapper';
 import { removeUnseen, upsertContacts } from './contact-writer';
 import { walkContacts } from './page-walker';
+import { confirmUnseen } from './prune-guard';
+import { LeaseLostError } from './sync-errors';
 import { MAX_BOUNDARY_IDS, parseSyncState, type SyncState } from './sync-state';
 
 type AccountRow = typeof kommoAccounts.$inferSelect;
@@ -14,18 +16,15 @@ type AccountRow = typeof kommoAccounts.$inferSelect;
 /** An incremental sync is offered only while the last full one (which prunes deletions) is this recent. */
 export const FULL_SYNC_EVERY_MS = 24 * 3600_000;
 
-export class LeaseLostError extends Error {
-  constructor() {
-    super('lease lost');
-  }
-}
+export { LeaseLostError };
 
 export interface SyncJobDeps {
   db: Db;
   client: KommoClient;
   owner: string;
   leaseMs: number;
-  windowPages: number;
+  /** Cap on pages one sync reads (tests lower it). */
+  maxPages?: number;
   openToken(sealed: string): string;
 }
 
@@ -68,7 +67,9 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
           unique.map((f) => ({ accountId: account.id, userId: account.userId, fieldId: f.id, name: f.name, type: f.type, code: f.code })),
         );
       }
-      await saveProgress(tx as unknown as Db, deps, account.id, state, { country });
+      // The generation is taken at once, so a full sync that fails or is cancelled never lends its
+      // stamp to the next one (whose unseen contacts must really be unseen).
+      await saveProgress(tx as unknown as Db, deps, account.id, state, { country, generation: state.generation });
     });
   }
 
@@ -76,7 +77,7 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
   const pages = walkContacts({
     start: state.cursor!,
     pageSize: KOMMO_PAGE_LIMIT,
-    windowPages: deps.windowPages,
+    maxPages: deps.maxPages,
     signal,
     fetchPage: ({ from, page }, s) =>
       client.contactsPage(creds, { page, updatedFrom: from > 0 ? from : undefined, order: 'updated_at' }, s),
@@ -118,11 +119,29 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
     if (page.last) break;
   }
 
+  if (state.mode === 'full') {
+    await confirmUnseen({
+      db,
+      client,
+      creds,
+      account,
+      generation: state.generation!,
+      explicit: state.requested === 'full' || !account.syncFullAt,
+      mapper: mapperOpts,
+      signal,
+    });
+  }
   await finish(deps, account, state);
 }
 
 /** Progress, cursor and lease in one update; no row means another process owns the sync now. */
-async function saveProgress(db: Db, deps: SyncJobDeps, accountId: number, state: SyncState, extra: { country?: string | null } = {}) {
+async function saveProgress(
+  db: Db,
+  deps: SyncJobDeps,
+  accountId: number,
+  state: SyncState,
+  extra: { country?: string | null; generation?: number } = {},
+) {
   const rows = await db
     .update(kommoAccounts)
     .set({
@@ -131,6 +150,7 @@ async function saveProgress(db: Db, deps: SyncJobDeps, accountId: number, state:
       syncTotalContacts: state.mode === 'full' ? Math.max(state.estimate ?? 0, state.processed ?? 0) : sql`${kommoAccounts.syncTotalContacts}`,
       syncLeaseExpiresAt: sql`now() + make_interval(secs => ${deps.leaseMs / 1000})`,
       ...(extra.country !== undefined ? { country: extra.country } : {}),
+      ...(extra.generation !== undefined ? { syncGeneration: extra.generation } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(kommoAccounts.id, accountId), eq(kommoAccounts.syncLeaseOwner, deps.owner), eq(kommoAccounts.syncStatus, 'syncing')))

@@ -5,8 +5,9 @@ import type { KommoClient } from '../../integrations/kommo/client';
 import { KommoError } from '../../integrations/kommo/errors';
 import { kommoClientFor } from '../../integrations/kommo/shared-client';
 import type { BackgroundWork } from '../index';
-import { LeaseLostError, runSyncJob } from './sync-job';
-import { onSyncWake } from './wake';
+import { LeaseLostError, SyncStopError } from './sync-errors';
+import { runSyncJob } from './sync-job';
+import { onSyncCancel, onSyncWake } from './wake';
 
 export interface SyncRunnerOptions {
   client?: KommoClient;
@@ -16,8 +17,10 @@ export interface SyncRunnerOptions {
   leaseMs?: number;
   /** Accounts synced at once by this process (each has its own Kommo rate limit). */
   maxConcurrent?: number;
-  /** Pages requested together; the rate limiter still spaces them. */
-  windowPages?: number;
+  /** Of those, at most this many for one user: one tenant's stuck syncs cannot hold every slot. */
+  maxPerUser?: number;
+  /** Cap on pages one sync reads. */
+  maxPages?: number;
 }
 
 type AccountRow = typeof kommoAccounts.$inferSelect;
@@ -32,21 +35,31 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
   const pollMs = opts.pollMs ?? 1000;
   const leaseMs = opts.leaseMs ?? 30_000;
   const maxConcurrent = opts.maxConcurrent ?? 4;
+  const maxPerUser = Math.max(1, Math.min(opts.maxPerUser ?? Math.ceil(maxConcurrent / 2), maxConcurrent));
   const client = opts.client ?? kommoClientFor(ctx.config);
   const owner = ctx.instanceId;
   const stopper = new AbortController();
-  const running = new Map<number, Promise<void>>();
+  const running = new Map<number, { job: Promise<void>; userId: number; stop: AbortController }>();
   let timer: NodeJS.Timeout | undefined;
   let claiming = false;
   let again = false;
 
+  /** Users holding their share of this process's slots; their waiting syncs wait for a free one of theirs. */
+  function fullUsers(): number[] {
+    const perUser = new Map<number, number>();
+    for (const r of running.values()) perUser.set(r.userId, (perUser.get(r.userId) ?? 0) + 1);
+    return [...perUser].filter(([, n]) => n >= maxPerUser).map(([u]) => u);
+  }
+
   async function claimOne(): Promise<AccountRow | undefined> {
+    const full = fullUsers();
+    const skipUsers = full.length > 0 ? sql`and user_id not in (${sql.join(full.map((u) => sql`${u}`), sql`, `)})` : sql``;
     const rows = (await ctx.db.execute(sql`
       update kommo_accounts set sync_lease_owner = ${owner},
              sync_lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000})
       where id = (
         select id from kommo_accounts
-        where sync_status = 'syncing' and (sync_lease_expires_at is null or sync_lease_expires_at < now())
+        where sync_status = 'syncing' and (sync_lease_expires_at is null or sync_lease_expires_at < now()) ${skipUsers}
         order by updated_at limit 1 for update skip locked)
       returning id`)) as unknown as { rows: { id: number }[] };
     const id = rows.rows[0]?.id;
@@ -67,11 +80,12 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
         while (!stopper.signal.aborted && running.size < maxConcurrent) {
           const account = await claimOne();
           if (!account) break;
-          const job = run(account).finally(() => {
+          const stop = new AbortController();
+          const job = run(account, stop).finally(() => {
             running.delete(account.id);
             if (!stopper.signal.aborted) void tick();
           });
-          running.set(account.id, job);
+          running.set(account.id, { job, userId: account.userId, stop });
         }
       } while (again && !stopper.signal.aborted);
     } catch {
@@ -81,8 +95,11 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
     }
   }
 
-  async function run(account: AccountRow) {
-    const renew = setInterval(() => void renewLease(account.id), Math.max(1000, leaseMs / 3));
+  async function run(account: AccountRow, stop: AbortController) {
+    // The job stops when the process stops or when its lease is gone (cancel, delete, takeover),
+    // even while it waits on Kommo: a cancel takes effect now, not at the next page.
+    const signal = AbortSignal.any([stopper.signal, stop.signal]);
+    const renew = setInterval(() => void renewLease(account.id, stop), Math.max(1000, leaseMs / 3));
     try {
       await runSyncJob(
         {
@@ -90,27 +107,29 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
           client,
           owner,
           leaseMs,
-          windowPages: opts.windowPages ?? 3,
+          maxPages: opts.maxPages,
           openToken: (sealed) => ctx.secrets.open(sealed),
         },
         account,
-        stopper.signal,
+        signal,
       );
     } catch (err) {
       if (stopper.signal.aborted) return releaseLease(account.id);
-      if (err instanceof LeaseLostError) return; // deleted, or restarted by the operator
+      if (stop.signal.aborted || err instanceof LeaseLostError) return; // cancelled, deleted, or restarted by the operator
       await recordFailure(account.id, failureMessage(err));
     } finally {
       clearInterval(renew);
     }
   }
 
-  async function renewLease(id: number) {
+  async function renewLease(id: number, stop: AbortController) {
     try {
-      await ctx.db
+      const rows = await ctx.db
         .update(kommoAccounts)
         .set({ syncLeaseExpiresAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-        .where(and(eq(kommoAccounts.id, id), eq(kommoAccounts.syncLeaseOwner, owner)));
+        .where(and(eq(kommoAccounts.id, id), eq(kommoAccounts.syncLeaseOwner, owner), eq(kommoAccounts.syncStatus, 'syncing')))
+        .returning({ id: kommoAccounts.id });
+      if (rows.length === 0) stop.abort(new LeaseLostError());
     } catch {
       // a missed renewal only risks a takeover, which the lease check on every page handles
     }
@@ -146,7 +165,8 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
     }
   }
 
-  const unsubscribe = onSyncWake(() => void tick());
+  const unsubscribeWake = onSyncWake(() => void tick());
+  const unsubscribeCancel = onSyncCancel((id) => running.get(id)?.stop.abort(new LeaseLostError()));
   const loop = () => {
     timer = setTimeout(async () => {
       await tick();
@@ -159,15 +179,16 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
 
   return {
     async stop() {
-      unsubscribe();
+      unsubscribeWake();
+      unsubscribeCancel();
       clearTimeout(timer);
       stopper.abort(new Error('stopping'));
-      await Promise.allSettled(running.values());
+      await Promise.allSettled([...running.values()].map((r) => r.job));
     },
   };
 }
 
 export function failureMessage(err: unknown): string {
-  const base = err instanceof KommoError ? err.message : 'Error interno durante la sincronización.';
+  const base = err instanceof KommoError || err instanceof SyncStopError ? err.message : 'Error interno durante la sincronización.';
   return `${base} Los contactos ya sincronizados se conservan.`;
 }

@@ -15,3 +15,16 @@ export function onSyncWake(listener: () => void): () => void {
   bell.on('wake', listener);
   return () => bell.off('wake', listener);
 }
+
+/**
+ * A cancelled sync is already marked in the database (which other processes notice when they
+ * renew their lease); in this process the runner hears it at once and stops the job's requests.
+ */
+export function announceSyncCancel(accountId: number): void {
+  bell.emit('cancel', accountId);
+}
+
+export function onSyncCancel(listener: (accountId: number) => void): () => void {
+  bell.on('cancel', listener);
+  return () => bell.off('cancel', listener);
+}

@@ -6,6 +6,10 @@ import type { KommoAccountInfo, KommoContact, KommoCredentials, KommoCustomField
 
 /** Kommo caps list pages at 250 items. */
 export const KOMMO_PAGE_LIMIT = 250;
+/** Ids per `filter[id][]` lookup: keeps the URL well under common request-line limits. */
+export const KOMMO_IDS_PER_LOOKUP = 100;
+/** Pages of custom fields read for one account; accounts have a few dozen fields. */
+export const CUSTOM_FIELD_PAGE_CAP = 8;
 
 export interface KommoClientOptions {
   /** KOMMO_BASE_URL, e.g. `https://{subdomain}.kommo.com`. */
@@ -18,6 +22,11 @@ export interface KommoClientOptions {
   backoffMs?: number;
   /** Upper bound on a 429's retry_after we honour before giving up the call. */
   maxRetryAfterMs?: number;
+  /** 429s one call accepts, and their summed waits, before giving up: Kommo can keep an account limited for good. */
+  max429s?: number;
+  max429WaitMs?: number;
+  /** Largest answer body read; Kommo pages are far below it, anything bigger is not Kommo. */
+  maxBodyBytes?: number;
 }
 
 export interface ContactsPageQuery {
@@ -33,6 +42,8 @@ export interface KommoClient {
   customFields(creds: KommoCredentials, signal?: AbortSignal): Promise<KommoCustomField[]>;
   /** One page of contacts, or null past the last page (Kommo answers 204). */
   contactsPage(creds: KommoCredentials, query: ContactsPageQuery, signal?: AbortSignal): Promise<KommoContact[] | null>;
+  /** Those of `ids` Kommo still has (at most KOMMO_IDS_PER_LOOKUP per call). */
+  contactsByIds(creds: KommoCredentials, ids: number[], signal?: AbortSignal): Promise<KommoContact[]>;
   stats(): { requests: number; count429: number };
 }
 
@@ -51,18 +62,34 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
   const retries = opts.retries ?? 5;
   const backoffMs = opts.backoffMs ?? 500;
   const maxRetryAfterMs = opts.maxRetryAfterMs ?? 10 * 60_000;
+  const max429s = opts.max429s ?? 10;
+  const max429WaitMs = opts.max429WaitMs ?? 15 * 60_000;
+  const maxBodyBytes = opts.maxBodyBytes ?? 16 * 1024 * 1024;
   const counters = { requests: 0, count429: 0 };
 
-  async function get<T>(creds: KommoCredentials, path: string, query: URLSearchParams, signal?: AbortSignal): Promise<T | null> {
+  /**
+   * GET with retries. `valid` tells a real answer from a garbled one: a 200 that is empty or
+   * lacks what the endpoint always sends is retried like a 5xx, never taken as "no data".
+   */
+  async function get<T>(
+    creds: KommoCredentials,
+    path: string,
+    query: URLSearchParams,
+    signal: AbortSignal | undefined,
+    valid: (body: unknown) => boolean,
+  ): Promise<T | null> {
     const base = kommoBaseUrl(opts.baseUrlTemplate, creds.subdomain);
     const url = `${base}${path}${query.size ? `?${query}` : ''}`;
     const limiter = limiterFor(`${opts.baseUrlTemplate}|${creds.subdomain}`, opts.rps);
     let failures = 0;
+    let limited = 0;
+    let limitedWaitMs = 0;
     for (;;) {
       const answered = await limiter.acquire(signal);
       counters.requests++;
       let status: number;
-      let text: string;
+      let text: string | null;
+      let garbled = false;
       try {
         const res = await request(url, {
           method: 'GET',
@@ -74,7 +101,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
         });
         answered();
         status = res.statusCode;
-        text = await res.body.text();
+        text = await readCapped(res.body, maxBodyBytes);
       } catch (err) {
         answered();
         if (signal?.aborted) throw signal.reason ?? err;
@@ -84,10 +111,16 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
         await sleep(backoff(backoffMs, failures), signal);
         continue;
       }
+      if (text === null) {
+        garbled = true; // oversized: not an answer Kommo gives
+        status = 502;
+        text = '';
+      }
       if (status === 200) {
         const body = parseJson<T>(text);
-        if (body !== undefined) return body;
+        if (body !== undefined && body !== null && valid(body)) return body;
         // A garbled answer is treated like a server error: retried, then reported.
+        garbled = true;
         status = 502;
       }
       if (status === 204) return null;
@@ -95,7 +128,8 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
         // Wait as told, for everyone using this account: a second 429 risks the 403 block.
         counters.count429++;
         const waitMs = retryAfterMs(text);
-        if (waitMs > maxRetryAfterMs) {
+        limitedWaitMs += waitMs;
+        if (waitMs > maxRetryAfterMs || ++limited > max429s || limitedWaitMs > max429WaitMs) {
           throw new KommoError('rate_limited', 'Kommo limitó las peticiones de esta cuenta (429). Intenta de nuevo más tarde.', 429);
         }
         limiter.pause(waitMs);
@@ -103,6 +137,9 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
       }
       if (status >= 500) {
         if (++failures > retries) {
+          if (garbled) {
+            throw new KommoError('unavailable', 'Kommo devolvió una respuesta incompleta o inválida. Intenta de nuevo más tarde.', 502);
+          }
           throw new KommoError('unavailable', `Kommo no responde (HTTP ${status}). Intenta de nuevo más tarde.`, status);
         }
         await sleep(backoff(backoffMs, failures), signal);
@@ -115,21 +152,22 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
 
   return {
     async account(creds, signal) {
-      const body = await get<KommoAccountInfo>(creds, '/api/v4/account', new URLSearchParams(), signal);
+      const body = await get<KommoAccountInfo>(creds, '/api/v4/account', new URLSearchParams(), signal, (b) => isObject(b));
       if (!body) throw new KommoError('rejected', 'Kommo no devolvió los datos de la cuenta.');
       return body;
     },
 
     async customFields(creds, signal) {
       const out: KommoCustomField[] = [];
-      // Accounts have a few dozen fields; the page cap only guards against a server that never ends.
-      for (let page = 1; page <= 40; page++) {
+      // The page cap only guards against a server that never ends.
+      for (let page = 1; page <= CUSTOM_FIELD_PAGE_CAP; page++) {
         const query = new URLSearchParams({ page: String(page), limit: String(KOMMO_PAGE_LIMIT) });
         const body = await get<{ _embedded?: { custom_fields?: KommoCustomField[] } }>(
           creds,
           '/api/v4/contacts/custom_fields',
           query,
           signal,
+          (b) => Array.isArray((b as { _embedded?: { custom_fields?: unknown } })._embedded?.custom_fields),
         );
         const list = body?._embedded?.custom_fields ?? [];
         for (const f of list) out.push({ id: Number(f.id), name: String(f.name ?? ''), type: String(f.type ?? ''), code: f.code ?? null });
@@ -142,13 +180,40 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
       const query = new URLSearchParams({ page: String(q.page), limit: String(q.limit ?? KOMMO_PAGE_LIMIT) });
       if (q.updatedFrom !== undefined) query.set('filter[updated_at][from]', String(q.updatedFrom));
       query.set(`order[${q.order ?? 'id'}]`, 'asc');
-      const body = await get<{ _embedded?: { contacts?: KommoContact[] } }>(creds, '/api/v4/contacts', query, signal);
-      if (!body) return null;
-      return body._embedded?.contacts ?? [];
+      const body = await get<{ _embedded: { contacts: KommoContact[] } }>(creds, '/api/v4/contacts', query, signal, hasContacts);
+      return body ? body._embedded.contacts : null;
+    },
+
+    async contactsByIds(creds, ids, signal) {
+      if (ids.length === 0) return [];
+      const query = new URLSearchParams({ limit: String(KOMMO_PAGE_LIMIT) });
+      for (const id of ids.slice(0, KOMMO_IDS_PER_LOOKUP)) query.append('filter[id][]', String(id));
+      const body = await get<{ _embedded: { contacts: KommoContact[] } }>(creds, '/api/v4/contacts', query, signal, hasContacts);
+      return body ? body._embedded.contacts : [];
     },
 
     stats: () => ({ ...counters }),
   };
+}
+
+const isObject = (b: unknown): b is Record<string, unknown> => typeof b === 'object' && b !== null && !Array.isArray(b);
+
+/** A contacts list answer always carries `_embedded.contacts`; "no contacts" is a 204, never an empty 200. */
+const hasContacts = (b: unknown) => isObject(b) && Array.isArray((b._embedded as { contacts?: unknown } | undefined)?.contacts);
+
+/** Reads a body up to `max` bytes; null when it is larger (the rest is not read). */
+async function readCapped(body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (err?: Error) => unknown }, max: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy?.();
+      return null;
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function backoff(baseMs: number, failures: number): number {

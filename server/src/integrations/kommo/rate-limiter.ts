@@ -15,6 +15,9 @@ export interface RateLimiter {
 
 const MARGIN_MS = 5;
 
+/** Monotonic: a wall-clock step must neither stall the limiter nor let it burst. */
+const now = () => performance.now();
+
 interface Slot {
   /** When the answer came; until then the slot blocks whoever would follow it. */
   doneAt: number | null;
@@ -37,7 +40,7 @@ export function createRateLimiter(perSecond: number, marginMs = MARGIN_MS): Rate
         await anchor.done;
         continue;
       }
-      const wait = Math.max(pausedUntil, anchor ? anchor.doneAt! + windowMs : 0) - Date.now();
+      const wait = Math.max(pausedUntil, anchor ? anchor.doneAt! + windowMs : 0) - now();
       if (wait <= 0) break;
       await sleep(wait, signal);
     }
@@ -46,7 +49,7 @@ export function createRateLimiter(perSecond: number, marginMs = MARGIN_MS): Rate
     recent.push(slot);
     if (recent.length > slots) recent.shift();
     return () => {
-      if (slot.doneAt === null) slot.doneAt = Date.now();
+      if (slot.doneAt === null) slot.doneAt = now();
       finish();
     };
   }
@@ -59,7 +62,7 @@ export function createRateLimiter(perSecond: number, marginMs = MARGIN_MS): Rate
       return turn;
     },
     pause(ms) {
-      pausedUntil = Math.max(pausedUntil, Date.now() + ms);
+      pausedUntil = Math.max(pausedUntil, now() + ms);
     },
   };
 }
@@ -79,13 +82,24 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** One limiter per Kommo account in this process, shared by the sync and the API calls. */
+/**
+ * One limiter per Kommo account in this process, shared by the sync and the API calls. Any user
+ * can name any subdomain ("Obtener Campos"), so the map is an LRU: the least recently used
+ * limiter goes once the cap is reached. An evicted account had no request for a long while, so
+ * its fresh limiter starts with nothing to wait for, as the old one would have.
+ */
+export const LIMITER_CAP = 2_000;
 const limiters = new Map<string, { rps: number; limiter: RateLimiter }>();
 
 export function limiterFor(key: string, rps: number): RateLimiter {
   const found = limiters.get(key);
-  if (found && found.rps === rps) return found.limiter;
-  const limiter = createRateLimiter(rps);
-  limiters.set(key, { rps, limiter });
-  return limiter;
+  if (found) limiters.delete(key); // re-inserted below: Map order is the recency order
+  const entry = found && found.rps === rps ? found : { rps, limiter: createRateLimiter(rps) };
+  limiters.set(key, entry);
+  while (limiters.size > LIMITER_CAP) limiters.delete(limiters.keys().next().value as string);
+  return entry.limiter;
+}
+
+export function limiterCount(): number {
+  return limiters.size;
 }

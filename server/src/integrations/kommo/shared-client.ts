@@ -14,7 +14,7 @@ export function kommoClientFor(config: Config, use: 'sync' | 'interactive' = 'sy
     const base = { baseUrlTemplate: config.KOMMO_BASE_URL, rps: config.KOMMO_RPS };
     pair = {
       sync: createKommoClient(base),
-      interactive: createKommoClient({ ...base, retries: 2, backoffMs: 300, timeoutMs: 15_000, maxRetryAfterMs: 5_000 }),
+      interactive: createKommoClient({ ...base, retries: 2, backoffMs: 300, timeoutMs: 15_000, maxRetryAfterMs: 5_000, max429s: 3 }),
     };
     clients.set(config, pair);
   }

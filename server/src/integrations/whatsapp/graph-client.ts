@@ -1,5 +1,6 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
-import { graphErrorFrom, graphNetworkError, graphTimeoutError, type GraphErrorBody } from './graph-errors';
+import { ACCESS_TOKEN_PATTERN } from '@masivo/contract/common';
+import { graphErrorFrom, graphNetworkError, graphTimeoutError, GraphApiError, type GraphErrorBody } from './graph-errors';
 
 /**
  * The one way this server calls Meta's Graph API: keep-alive pool, explicit timeouts, and
@@ -40,6 +41,9 @@ export function createGraphClient(baseUrl: string): GraphClient {
       for (const [key, value] of Object.entries(req.query ?? {})) {
         if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
       }
+      // A token that cannot be an HTTP header value (stored before tokens were validated) is
+      // refused here, before it reaches the connection pool every tenant shares.
+      if (!ACCESS_TOKEN_PATTERN.test(req.token)) throw unusableTokenError();
       const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       let res;
       try {
@@ -71,6 +75,17 @@ export function createGraphClient(baseUrl: string): GraphClient {
       throw graphErrorFrom(errorBody ?? { message: text.slice(0, 200) || undefined }, res.statusCode);
     },
   };
+}
+
+function unusableTokenError() {
+  return new GraphApiError(
+    'El token de acceso guardado no es válido (solo admite caracteres ASCII visibles): vuelve a ingresarlo en la cuenta.',
+    400,
+    190,
+    null,
+    null,
+    null,
+  );
 }
 
 function transportError(err: unknown, timeoutMs: number) {

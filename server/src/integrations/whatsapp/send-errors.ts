@@ -5,6 +5,8 @@
 export type ErrorClass =
   | { kind: 'retry' }
   | { kind: 'permanent' }
+  /** The request may have been accepted: never resend; the status webhook settles it. */
+  | { kind: 'ambiguous' }
   | { kind: 'systemic'; scope: 'account' | 'template'; reason: string };
 
 /** Transient: the same request may succeed later. 131056 is the (business, user) pair limit. */
@@ -39,7 +41,10 @@ export function classifyGraphError(code: number | null, httpStatus: number): Err
   }
   // No Graph error body (a proxy, an outage page).
   if (httpStatus === 401) return { kind: 'systemic', ...SYSTEMIC[190] };
-  if (httpStatus === 429 || httpStatus >= 500) return { kind: 'retry' };
+  if (httpStatus === 429) return { kind: 'retry' };
+  // A bare 502/504 from an edge may come after Meta accepted the request: resending could
+  // deliver it twice.
+  if (httpStatus >= 500) return { kind: 'ambiguous' };
   return { kind: 'permanent' };
 }
 

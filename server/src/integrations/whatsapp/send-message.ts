@@ -167,5 +167,6 @@ export function responseOutcome(statusCode: number, text: string): SendOutcome {
   const message = (json?.error?.message ?? `HTTP ${statusCode}`) + (details ? `: ${details}` : '');
   const verdict: ErrorClass = classifyGraphError(code, statusCode);
   if (verdict.kind === 'systemic') return { kind: 'systemic', code, message, reason: verdict.reason, scope: verdict.scope };
+  if (verdict.kind === 'ambiguous') return { kind: 'ambiguous', message: `WhatsApp respondió ${message.slice(0, 200)} sin detalle: el mensaje pudo haberse enviado` };
   return { kind: verdict.kind, code, message: message.slice(0, 500) };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authResponseSchema, loginSchema, registerSchema, userSchema } from '@masivo/contract/auth';
+import { authResponseSchema, changePasswordSchema, loginSchema, registerSchema, userSchema } from '@masivo/contract/auth';
+import { okSchema } from '@masivo/contract/common';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -9,7 +10,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/register',
     { config: { public: true }, schema: { tags: ['auth'], body: registerSchema, response: { 201: authResponseSchema } } },
-    async (request, reply) => reply.code(201).send(await auth.register(request.body)),
+    async (request, reply) => reply.code(201).send(await auth.register(request.body, request.ip)),
   );
 
   app.post(
@@ -20,5 +21,15 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.get('/me', { schema: { tags: ['auth'], response: { 200: userSchema } } }, async (request) =>
     auth.me(request.userId),
+  );
+
+  app.post('/logout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) =>
+    auth.logout(request.userId),
+  );
+
+  app.post(
+    '/password',
+    { schema: { tags: ['auth'], body: changePasswordSchema, response: { 200: authResponseSchema } } },
+    async (request) => auth.changePassword(request.userId, request.body, request.ip),
   );
 }

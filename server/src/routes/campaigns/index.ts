@@ -6,6 +6,7 @@ import {
   campaignMessagesQuerySchema,
   campaignSchema,
   createCampaignSchema,
+  retryUnknownSchema,
   updateCampaignSchema,
 } from '@masivo/contract/campaigns';
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
@@ -17,6 +18,7 @@ import {
   listMessages,
   pauseCampaign,
   retryFailed,
+  retryUnknown,
   startCampaign,
   updateCampaign,
 } from '../../services/campaigns/campaigns-service';
@@ -61,6 +63,12 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
 
   app.post('/:id/retry-failed', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     retryFailed(ctx, request.userId, request.params.id),
+  );
+
+  app.post(
+    '/:id/retry-unknown',
+    { schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
+    (request) => retryUnknown(ctx, request.userId, request.params.id),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import {
   kommoAccountSchema,
   kommoCustomFieldsRequestSchema,
   kommoFieldSchema,
+  syncCancelledSchema,
   syncContactsRequestSchema,
   syncStartedSchema,
   syncStatusSchema,
@@ -48,7 +49,7 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   app.post(
     '/custom-fields',
     { schema: { tags, body: kommoCustomFieldsRequestSchema, response: { 200: z.array(kommoFieldSchema) } } },
-    (req) => accounts.fetchCustomFields(req.body),
+    (req) => accounts.fetchCustomFields(req.userId, req.body),
   );
 
   app.post(
@@ -57,6 +58,15 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
     async (req, reply) => {
       const account = await accounts.startSync(req.userId, req.body.account_id, req.body.full);
       return reply.code(202).send({ success: true as const, message: 'Sincronización iniciada', account });
+    },
+  );
+
+  app.post(
+    '/accounts/:id/cancel-sync',
+    { schema: { tags, params: idParamsSchema, response: { 200: syncCancelledSchema } } },
+    async (req) => {
+      const account = await accounts.cancelSync(req.userId, req.params.id);
+      return { success: true as const, message: 'Sincronización cancelada', account };
     },
   );
 

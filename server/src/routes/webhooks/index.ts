@@ -3,8 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { createRateLimiter } from '../../services/auth/rate-limiter';
 import { campaignSignals } from '../../services/campaigns/campaign-signals';
-import { pgCode, rowsOf } from '../../services/campaigns/sql';
+import { rowsOf } from '../../services/campaigns/sql';
+import { cleanWebhookPayload } from './clean-payload';
 import { isValidSignature } from './signature';
 
 const verifyQuerySchema = z.object({
@@ -13,10 +15,14 @@ const verifyQuerySchema = z.object({
   'hub.challenge': z.string().max(500).optional(),
 });
 
-/** PostgreSQL's invalid_text_representation, raised by a body that is not JSON. */
-const INVALID_JSON = '22P02';
-/** Meta may batch up to a thousand updates in one POST. */
-const WEBHOOK_BODY_LIMIT = 8 * 1024 * 1024;
+/** Meta batches updates in one POST; real ones stay far below this, and nothing is buffered unsigned. */
+const WEBHOOK_BODY_LIMIT = 2 * 1024 * 1024;
+/** Meta verifies a subscription once; many wrong tokens from one address are guesses. */
+const VERIFY_FAILURES_ALLOWED = 20;
+const VERIFY_WINDOW_MS = 10 * 60 * 1000;
+
+const NO_SECRET = 'Webhooks de WhatsApp deshabilitados: falta configurar WHATSAPP_APP_SECRET';
+const BAD_SIGNATURE = 'Firma del webhook inválida';
 
 /**
  * Meta's webhook for every WhatsApp number of every user (DECISIONS.md §5). Public: Meta
@@ -33,17 +39,35 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     done(null, body),
   );
 
+  // Refused before a single byte of the body is read: an unsigned POST costs no memory.
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'POST') return;
+    if (!ctx.config.WHATSAPP_APP_SECRET) throw new AppError(403, NO_SECRET);
+    const header = request.headers['x-hub-signature-256'];
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value?.startsWith('sha256=')) throw new AppError(403, BAD_SIGNATURE);
+  });
+
+  // The handshake tells whether some account uses a token: an oracle, so guesses are rationed.
+  const verifyFailures = createRateLimiter({ limit: VERIFY_FAILURES_ALLOWED, windowMs: VERIFY_WINDOW_MS });
+
   app.get(
     '/whatsapp',
     { config: { public: true }, schema: { tags: ['webhooks'], querystring: verifyQuerySchema } },
     async (request, reply) => {
+      if (verifyFailures.isLimited(request.ip)) {
+        throw new AppError(429, 'Demasiados intentos de verificación. Intenta de nuevo en unos minutos.');
+      }
       const q = request.query;
       const token = q['hub.verify_token'] ?? '';
       const known =
         q['hub.mode'] === 'subscribe' && token !== ''
           ? await rowsOf(ctx.db, sql`select 1 from whatsapp_accounts where webhook_verify_token = ${token} limit 1`)
           : [];
-      if (!known.length) throw new AppError(403, 'Token de verificación inválido');
+      if (!known.length) {
+        verifyFailures.hit(request.ip);
+        throw new AppError(403, 'Token de verificación inválido');
+      }
       return reply.code(200).type('text/plain; charset=utf-8').send(q['hub.challenge'] ?? '');
     },
   );
@@ -53,21 +77,15 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     { config: { public: true }, bodyLimit: WEBHOOK_BODY_LIMIT, schema: { tags: ['webhooks'] } },
     async (request, reply) => {
       const secret = ctx.config.WHATSAPP_APP_SECRET;
-      if (!secret) throw new AppError(403, 'Webhooks de WhatsApp deshabilitados: falta configurar WHATSAPP_APP_SECRET');
+      if (!secret) throw new AppError(403, NO_SECRET);
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const header = request.headers['x-hub-signature-256'];
       if (!isValidSignature(raw, Array.isArray(header) ? header[0] : header, secret)) {
-        throw new AppError(403, 'Firma del webhook inválida');
+        throw new AppError(403, BAD_SIGNATURE);
       }
-      // jsonb refuses the NUL character; nothing meaningful is lost by dropping it.
-      const text = raw.toString('utf8').replace(/\\u0000/g, '');
-      try {
-        // The database parses the JSON once, as it stores it.
-        await ctx.db.execute(sql`insert into webhook_events (payload) values (${text}::jsonb)`);
-      } catch (err) {
-        if (pgCode(err) === INVALID_JSON) throw new AppError(400, 'El cuerpo de la petición no es JSON válido');
-        throw err;
-      }
+      const payload = cleanWebhookPayload(raw);
+      if (payload === null) throw new AppError(400, 'El cuerpo de la petición no es JSON válido');
+      await ctx.db.execute(sql`insert into webhook_events (payload) values (${payload}::jsonb)`);
       campaignSignals(ctx).webhookStored();
       return reply.code(200).send({ received: true });
     },

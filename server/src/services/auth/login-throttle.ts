@@ -1,35 +1,36 @@
+import { createRateLimiter } from './rate-limiter';
+
 /**
- * Slows down password guessing: after MAX_FAILURES failed logins for one email, or from
- * one IP, within WINDOW_MS, further attempts are refused until the window passes.
- * Kept in memory: each API process throttles on its own, which bounds guessing per process.
+ * Slows down password guessing without handing anyone a lockout tool:
+ * - per (address, account): 5 failures in 15 minutes refuse further attempts for that pair
+ *   only, so the owner signing in from their own address is never blocked by someone else;
+ * - per address: 30 failures in 15 minutes refuse that address (spraying many accounts).
+ * There is deliberately no per-account limit across addresses: it would let anyone lock a
+ * known user out. Distributed guessing is bounded by addresses × 5 per 15 minutes and by the
+ * argon2 cost of each attempt. The address is the socket address unless TRUST_PROXY names the
+ * proxies allowed to set it. Kept in memory and bounded; each API process throttles on its own.
  */
 const WINDOW_MS = 15 * 60 * 1000;
-const MAX_FAILURES_PER_EMAIL = 5;
-const MAX_FAILURES_PER_IP = 20;
+const MAX_FAILURES_PER_PAIR = 5;
+const MAX_FAILURES_PER_IP = 30;
 
 export function createLoginThrottle(now: () => number = Date.now) {
-  const failures = new Map<string, number[]>();
-
-  const recent = (key: string) => {
-    const cutoff = now() - WINDOW_MS;
-    const list = (failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) failures.set(key, list);
-    else failures.delete(key);
-    return list;
-  };
+  const byPair = createRateLimiter({ limit: MAX_FAILURES_PER_PAIR, windowMs: WINDOW_MS, maxKeys: 50_000, now });
+  const byIp = createRateLimiter({ limit: MAX_FAILURES_PER_IP, windowMs: WINDOW_MS, maxKeys: 20_000, now });
+  const pair = (email: string, ip: string) => `${ip}|${email.trim().toLowerCase()}`;
 
   return {
-    isBlocked(email: string, ip: string): boolean {
-      return (
-        recent(`e:${email.toLowerCase()}`).length >= MAX_FAILURES_PER_EMAIL ||
-        recent(`i:${ip}`).length >= MAX_FAILURES_PER_IP
-      );
-    },
+    isBlocked: (email: string, ip: string) => byIp.isLimited(ip) || byPair.isLimited(pair(email, ip)),
     recordFailure(email: string, ip: string) {
-      for (const key of [`e:${email.toLowerCase()}`, `i:${ip}`]) failures.set(key, [...recent(key), now()]);
+      byIp.hit(ip);
+      byPair.hit(pair(email, ip));
     },
-    recordSuccess(email: string) {
-      failures.delete(`e:${email.toLowerCase()}`);
+    recordSuccess(email: string, ip: string) {
+      byPair.reset(pair(email, ip));
+    },
+    /** For tests and monitoring: how many keys are held. */
+    get size() {
+      return byPair.size + byIp.size;
     },
   };
 }

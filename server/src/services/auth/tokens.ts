@@ -8,6 +8,8 @@ const LIFETIME = '7d';
 export interface SessionClaims {
   userId: number;
   email: string;
+  /** The user's token_version when issued; a later logout or password change moves it on. */
+  version: number;
 }
 
 /** JWT keys are derived, so rotating APP_SECRET signs everybody out at once. */
@@ -19,7 +21,7 @@ export function createTokenService(appSecret: string) {
   const key = signingKey(appSecret);
   return {
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ email: claims.email })
+      return new SignJWT({ email: claims.email, ver: claims.version })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(claims.userId))
         .setIssuer(ISSUER)
@@ -34,7 +36,10 @@ export function createTokenService(appSecret: string) {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isInteger(userId) || userId <= 0) return null;
-        return { userId, email: String(payload.email ?? '') };
+        // Tokens from before versioning count as version 0, so an upgrade signs nobody out.
+        const version = payload.ver === undefined ? 0 : Number(payload.ver);
+        if (!Number.isInteger(version) || version < 0) return null;
+        return { userId, email: String(payload.email ?? ''), version };
       } catch {
         return null;
       }

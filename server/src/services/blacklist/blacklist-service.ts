@@ -3,6 +3,7 @@ import type { CountryCode } from 'libphonenumber-js/max';
 import type { BlacklistEntry } from '@masivo/contract/blacklist';
 import type { Db } from '../../db/client';
 import { blacklist } from '../../db/schema/kommo';
+import { optOuts } from '../../db/schema/whatsapp';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { phoneKey, toE164 } from '../../lib/phone';
 import { likePattern } from '../contacts/filter-engine';
@@ -10,6 +11,9 @@ import { ownedAccount } from '../contacts/account-access';
 import { countryCode } from '../../engine/kommo-sync/contact-mapper';
 
 type Row = typeof blacklist.$inferSelect;
+
+/** The list answers the newest entries; search reaches any of them. Bounded, so no list request grows without end. */
+const LIST_LIMIT = 10_000;
 
 const INVALID_PHONE = 'Número de teléfono inválido. Usa el formato internacional, por ejemplo +54 9 11 1234-5678';
 
@@ -37,7 +41,12 @@ export function createBlacklistService(db: Db) {
   return {
     async list(userId: number, accountId: number): Promise<BlacklistEntry[]> {
       await ownedAccount(db, userId, accountId);
-      const rows = await db.select().from(blacklist).where(owned(userId, accountId)).orderBy(desc(blacklist.createdAt), desc(blacklist.id));
+      const rows = await db
+        .select()
+        .from(blacklist)
+        .where(owned(userId, accountId))
+        .orderBy(desc(blacklist.createdAt), desc(blacklist.id))
+        .limit(LIST_LIMIT);
       return rows.map(toEntry);
     },
 
@@ -60,11 +69,16 @@ export function createBlacklistService(db: Db) {
 
     async remove(userId: number, accountId: number, id: number): Promise<void> {
       await ownedAccount(db, userId, accountId);
-      const deleted = await db
-        .delete(blacklist)
-        .where(and(owned(userId, accountId), eq(blacklist.id, id)))
-        .returning({ id: blacklist.id });
-      if (deleted.length === 0) throw notFound('Número no encontrado en la blacklist');
+      await db.transaction(async (tx) => {
+        const deleted = await tx
+          .delete(blacklist)
+          .where(and(owned(userId, accountId), eq(blacklist.id, id)))
+          .returning({ phoneKey: blacklist.phoneKey });
+        if (deleted.length === 0) throw notFound('Número no encontrado en la blacklist');
+        // The operator lifts the block on purpose (the person asked to hear again): a WhatsApp
+        // opt-out of the same person, kept per tenant, goes too, or it would still block them.
+        await tx.delete(optOuts).where(and(eq(optOuts.userId, userId), eq(optOuts.phoneKey, deleted[0]!.phoneKey)));
+      });
     },
 
     /** Matches the phone as shown, its digits (any format typed), or the reason. */
@@ -91,11 +105,17 @@ export function createBlacklistService(db: Db) {
     async check(userId: number, accountId: number, phone: string): Promise<{ blacklisted: boolean; entry: BlacklistEntry | null }> {
       const e164 = normaliseBlacklistPhone(phone, await accountCountry(userId, accountId));
       if (!e164) throw badRequest(INVALID_PHONE);
+      const key = phoneKey(e164);
       const [row] = await db
         .select()
         .from(blacklist)
-        .where(and(owned(userId, accountId), eq(blacklist.phoneKey, phoneKey(e164))));
-      return { blacklisted: Boolean(row), entry: row ? toEntry(row) : null };
+        .where(and(owned(userId, accountId), eq(blacklist.phoneKey, key)));
+      if (row) return { blacklisted: true, entry: toEntry(row) };
+      const [optOut] = await db
+        .select({ phoneKey: optOuts.phoneKey })
+        .from(optOuts)
+        .where(and(eq(optOuts.userId, userId), eq(optOuts.phoneKey, key)));
+      return { blacklisted: Boolean(optOut), entry: null };
     },
   };
 }

@@ -2,16 +2,19 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 
 /**
- * Which of these phone keys (lib/phone.ts phoneKey) the account's blacklist holds. The campaign
- * sender asks right before sending, so a number blocked after the audience was drawn is still skipped.
+ * Which of these phone keys (lib/phone.ts phoneKey) must not be messaged: those in the Kommo
+ * account's blacklist, and those who opted out of any of the tenant's numbers (kept per tenant,
+ * so they hold whatever the campaign's Kommo account, and even when it has none). The campaign
+ * sender asks right before sending, so a number blocked after the audience was drawn is skipped.
  */
-export async function blacklistedKeys(db: Db, userId: number, accountId: number, keys: string[]): Promise<Set<string>> {
+export async function blacklistedKeys(db: Db, userId: number, accountId: number | null, keys: string[]): Promise<Set<string>> {
   const unique = [...new Set(keys.filter(Boolean))];
   if (unique.length === 0) return new Set();
+  const wanted = sql`(select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb))`;
   const res = (await db.execute(sql`
-    select phone_key from blacklist
-    where user_id = ${userId} and account_id = ${accountId}
-      and phone_key in (select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb))`)) as unknown as {
+    select phone_key from opt_outs where user_id = ${userId} and phone_key in ${wanted}
+    ${accountId ? sql`union select phone_key from blacklist
+      where user_id = ${userId} and account_id = ${accountId} and phone_key in ${wanted}` : sql``}`)) as unknown as {
     rows: { phone_key: string }[];
   };
   return new Set(res.rows.map((r) => r.phone_key));

@@ -8,5 +8,5 @@ export { updateCampaign } from './update-campaign';
 export { deleteCampaign } from './delete-campaign';
 export { startCampaign } from './start-campaign';
 export { pauseCampaign } from './pause-campaign';
-export { retryFailed } from './retry-failed';
+export { retryFailed, retryUnknown } from './retry-failed';
 export { listMessages } from './campaign-messages';

@@ -241,23 +241,28 @@ export async function applyClaimOutcomes(db: Db, owner: string, outcomes: ClaimO
 export const UNKNOWN_MESSAGE = 'Sin confirmación de WhatsApp: el mensaje pudo haberse enviado o no';
 
 /**
- * Rows in flight for longer than the grace period belong to a dead process or to a request
- * whose answer was lost, and no webhook has settled them: they become unknown. Never resent
- * automatically; the operator may retry them.
+ * Rows in flight for longer than the grace period, with no webhook to settle them, become
+ * unknown: their request left and its answer was lost, or the process that claimed them is
+ * gone (its lease on the number expired, so it can no longer send them). A row claimed by a
+ * live sender but not dispatched yet (queued behind its pacer) is NOT in flight: marking it
+ * unknown would invite a retry that sends it twice. Never resent automatically; the
+ * operator may retry them.
  */
 export async function markStaleInFlightUnknown(db: Db, graceMs: number, limit = 5000): Promise<number> {
+  const stale = sql`x.status = 'sending' and x.claimed_at < now() - ${graceMs} * interval '1 millisecond'
+    and (x.dispatched_at < now() - ${graceMs} * interval '1 millisecond'
+      or not exists (
+        select 1 from campaigns c join sender_leases l on l.whatsapp_account_id = c.whatsapp_account_id
+        where c.id = x.campaign_id and l.owner = x.claim_owner and l.expires_at > now()))`;
   // The common case, nothing stale, costs one index probe.
-  const stale = await rowsOf(
-    db,
-    sql`select 1 from campaign_recipients where status = 'sending' and claimed_at < now() - ${graceMs} * interval '1 millisecond' limit 1`,
-  );
-  if (!stale.length) return 0;
+  const probe = await rowsOf(db, sql`select 1 from campaign_recipients x where ${stale} limit 1`);
+  if (!probe.length) return 0;
   return run(
     db,
     writeAndCount(sql`
     o as (
       select x.* from campaign_recipients x
-      where x.status = 'sending' and x.claimed_at < now() - ${graceMs} * interval '1 millisecond'
+      where ${stale}
       order by x.id limit ${limit} for update skip locked
     ),
     n as (
@@ -272,14 +277,17 @@ export async function markStaleInFlightUnknown(db: Db, graceMs: number, limit = 
 /** Meta asks not to retry 131049 (per-user marketing limit) before 24 hours. */
 const NOT_BEFORE_24H = 131049;
 
-/** failed and unknown → pending; anyone already sent, delivered or read is untouched. */
-export async function requeueFailedRecipients(db: Db, campaignId: number): Promise<number> {
+/**
+ * The operator's retry of one kind of settled row (failed, or unknown) → pending; anyone
+ * already sent, delivered or read is untouched.
+ */
+export async function requeueRecipients(db: Db, campaignId: number, status: 'failed' | 'unknown'): Promise<number> {
   return run(
     db,
     writeAndCount(sql`
     o as (
       select x.* from campaign_recipients x
-      where x.campaign_id = ${campaignId} and x.status in ('failed', 'unknown')
+      where x.campaign_id = ${campaignId} and x.status = ${status}
       order by x.id for update
     ),
     n as (

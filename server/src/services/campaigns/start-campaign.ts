@@ -2,14 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import { CAN_START, type Campaign, type CampaignStatus } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { whatsappAccounts } from '../../db/schema/index';
+import { campaigns, whatsappAccounts } from '../../db/schema/index';
 import { conflict } from '../../lib/errors';
 import { assertCampaignTemplate } from './campaign-references';
 import { getCampaign, loadCampaignRow } from './campaign-queries';
 import { campaignSignals } from './campaign-signals';
 import { STATUS_LABEL, type CampaignRow } from './campaign-view';
 import { freezeAudience } from './freeze-audience';
-import { rowsOf } from './sql';
 
 /** Spec §4: start from draft, scheduled or paused. The first start freezes the audience. */
 export async function startCampaign(ctx: AppContext, userId: number, id: number): Promise<Campaign> {
@@ -40,14 +39,14 @@ export async function activateCampaign(db: Db, row: CampaignRow, allowedFrom: re
   if (!row.audienceFrozenAt && !row.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
 
   await db.transaction(async (tx) => {
-    const [locked] = await rowsOf<{ status: CampaignStatus; frozen: boolean }>(
-      tx,
-      sql`select status, audience_frozen_at is not null as frozen from campaigns where id = ${row.id} for update`,
-    );
+    // The audience is frozen from this locked version: an edit committed since `row` was
+    // read (filters, Kommo account) is what the operator saved last.
+    const [locked] = await tx.select().from(campaigns).where(eq(campaigns.id, row.id)).for('update');
     if (!locked) throw conflict('La campaña ya no existe');
     if (!allowedFrom.includes(locked.status)) throw refuse(locked.status);
-    if (!locked.frozen) {
-      await freezeAudience(tx, { id: row.id, userId: row.userId, kommoAccountId: row.kommoAccountId!, filters: row.filters });
+    if (!locked.audienceFrozenAt) {
+      if (!locked.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+      await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters });
     }
     await tx.execute(sql`update campaigns set
         status = case when pending_count = 0 then 'completed' else 'sending' end,

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
@@ -35,10 +36,13 @@ export async function* exportContactsCsv(
         c.phone_raw,
         c.email,
         c.tags_array.join(', '),
-        ...p.fieldNames.map((f) => c.custom_fields[f]),
+        ...p.fieldNames.map((f) => (Object.hasOwn(c.custom_fields, f) ? c.custom_fields[f] : undefined)),
       ]);
     }
     yield chunk;
     if (res.rows.length < BATCH) return;
+    // The embedded database answers on the event loop and in microtasks: without a turn of the
+    // loop between batches, a long export would hold timers (the sender's pacer, leases) until it ends.
+    await nextTurn();
   }
 }

@@ -4,8 +4,13 @@ import type { CustomFieldInfo, FieldValue, FilterOptions } from '@masivo/contrac
 import type { Db } from '../../db/client';
 import { contactTags, kommoCustomFields } from '../../db/schema/kommo';
 import { ownedAccount } from './account-access';
-import { CONTACT_COLUMNS, contactFilterSql, countContacts, likePattern, listContacts, toContactRow, type ContactRow } from './filter-engine';
-import { createRecipientCountCache, filterKey } from './recipient-count-cache';
+import { CONTACT_COLUMNS, contactFilterSql, likePattern, listContacts, toContactRow, type ContactRow } from './filter-engine';
+import { createCountCache } from './count-cache';
+import { contactDataVersion, createVersionedCache } from './data-version';
+
+/** Filter panels hold a few dozen fields; values per field are the most common ones. */
+export const FILTER_OPTIONS_MAX_FIELDS = 200;
+export const FILTER_OPTIONS_MAX_VALUES = 100;
 
 interface Page {
   limit: number;
@@ -33,8 +38,23 @@ async function filterableFields(db: Db, accountId: number, phoneFieldId: number)
   return out;
 }
 
+/**
+ * GET /contacts without an account: the user's own rows only, through contacts_user_idx
+ * (0009_contacts.sql), so the walk never reads another tenant's contacts; the offset is bounded.
+ */
+export function userContactsSql(userId: number, page: Page) {
+  return {
+    list: sql`select ${CONTACT_COLUMNS} from contacts c where c.user_id = ${userId} order by c.id limit ${page.limit} offset ${page.offset}`,
+    count: sql`select count(*)::int n from contacts c where c.user_id = ${userId}`,
+  };
+}
+
 export function createContactsService(db: Db) {
-  const recipientCounts = createRecipientCountCache();
+  // Spec §9 caches the recipient count for 30 s; keyed by the data version instead (count-cache.ts),
+  // every count is answered from memory until the account's contacts change, and is never stale.
+  const counts = createCountCache(db);
+  const cachedCount = counts.count;
+  const filterOptionsCache = createVersionedCache<FilterOptions>(500);
 
   return {
     ownedAccount: (userId: number, accountId: number) => ownedAccount(db, userId, accountId),
@@ -42,34 +62,27 @@ export function createContactsService(db: Db) {
     async filtered(userId: number, accountId: number, filter: ContactFilterInput, page: Page) {
       await ownedAccount(db, userId, accountId);
       const p = { userId, accountId, filter };
-      const [contacts, total] = await Promise.all([listContacts(db, { ...p, ...page }), countContacts(db, p)]);
+      const [contacts, total] = await Promise.all([listContacts(db, { ...p, ...page }), cachedCount(userId, accountId, filter)]);
       return { contacts, total, limit: page.limit, offset: page.offset };
     },
 
     /** GET /contacts: one account's contacts, or every account of the user when none is named. */
     async list(userId: number, accountId: number | undefined, page: Page) {
       if (accountId !== undefined) return this.filtered(userId, accountId, {}, page);
-      const [list, [{ n }]] = await Promise.all([
-        rows<Parameters<typeof toContactRow>[0]>(
-          db,
-          sql`select ${CONTACT_COLUMNS} from contacts c where c.user_id = ${userId} order by c.id limit ${page.limit} offset ${page.offset}`,
-        ),
-        rows<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId}`),
-      ]);
+      const q = userContactsSql(userId, page);
+      const [list, [{ n }]] = await Promise.all([rows<Parameters<typeof toContactRow>[0]>(db, q.list), rows<{ n: number }>(db, q.count)]);
       return { contacts: list.map(toContactRow), total: Number(n), limit: page.limit, offset: page.offset };
     },
 
     async count(userId: number, accountId: number, filter: ContactFilterInput): Promise<number> {
       await ownedAccount(db, userId, accountId);
-      return countContacts(db, { userId, accountId, filter });
+      return cachedCount(userId, accountId, filter);
     },
 
-    /** The campaign form asks on every keystroke; the same question within 30 s is answered from memory. */
+    /** The campaign form asks on every keystroke: the same question is answered from memory. */
     async recipientCount(userId: number, accountId: number, filter: ContactFilterInput): Promise<number> {
       await ownedAccount(db, userId, accountId);
-      return recipientCounts.get(`${userId}:${accountId}:${filterKey(filter)}`, () =>
-        countContacts(db, { userId, accountId, filter }),
-      );
+      return cachedCount(userId, accountId, filter);
     },
 
     async tags(userId: number, accountId: number): Promise<string[]> {
@@ -109,41 +122,54 @@ export function createContactsService(db: Db) {
       return list.map((v) => ({ value: v.value, count: Number(v.count) }));
     },
 
-    /** Everything a filter panel needs in one call: tags, fields with their common values, total. */
+    /**
+     * Everything a filter panel needs in one call: tags, fields with their common values, total.
+     * The values read every contact of the account, so the answer is kept per data version.
+     */
     async filterOptions(userId: number, accountId: number): Promise<FilterOptions> {
       const account = await ownedAccount(db, userId, accountId);
-      const [tagList, fields, values, [{ n }]] = await Promise.all([
-        this.tags(userId, accountId),
-        filterableFields(db, accountId, account.phoneFieldId),
-        rows<{ key: string; value: string; total_values: number }>(
-          db,
-          sql`select key, value, total_values from (
-                select key, value, row_number() over (partition by key order by n desc, value) as rn,
-                       count(*) over (partition by key) as total_values
-                from (select kv.key, kv.value, count(*) as n
-                      from contacts c cross join lateral jsonb_each_text(c.custom_fields) kv
-                      where c.user_id = ${userId} and c.account_id = ${accountId}
-                      group by 1, 2) counted) ranked
-              where rn <= 100 order by key, rn`,
-        ),
-        rows<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
-      ]);
-      const byField = new Map<string, { values: string[]; total: number }>();
-      for (const v of values) {
-        const entry = byField.get(v.key) ?? { values: [], total: Number(v.total_values) };
-        entry.values.push(v.value);
-        byField.set(v.key, entry);
-      }
-      return {
-        tags: tagList,
-        customFields: fields.map((f) => ({
-          name: f.name,
-          type: f.type,
-          values: byField.get(f.name)?.values ?? [],
-          total_values: byField.get(f.name)?.total ?? 0,
-        })),
-        total_contacts: Number(n),
-      };
+      const version = await contactDataVersion(db, accountId);
+      return filterOptionsCache.get(accountId, version, String(userId), async () => {
+        const fields = (await filterableFields(db, accountId, account.phoneFieldId)).slice(0, FILTER_OPTIONS_MAX_FIELDS);
+        const names = fields.map((f) => f.name);
+        const [tagList, values, [{ n }]] = await Promise.all([
+          this.tags(userId, accountId),
+          names.length === 0
+            ? Promise.resolve([])
+            : rows<{ key: string; value: string; total_values: number }>(
+                db,
+                sql`select key, value, total_values from (
+                      select key, value, row_number() over (partition by key order by n desc, value) as rn,
+                             count(*) over (partition by key) as total_values
+                      from (select kv.key, kv.value, count(*) as n
+                            from contacts c cross join lateral jsonb_each_text(c.custom_fields) kv
+                            where c.user_id = ${userId} and c.account_id = ${accountId}
+                              and kv.key = any(array[${sql.join(
+                                names.map((name) => sql`${name}`),
+                                sql`, `,
+                              )}]::text[])
+                            group by 1, 2) counted) ranked
+                    where rn <= ${FILTER_OPTIONS_MAX_VALUES} order by key, rn`,
+              ),
+          rows<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
+        ]);
+        const byField = new Map<string, { values: string[]; total: number }>();
+        for (const v of values) {
+          const entry = byField.get(v.key) ?? { values: [], total: Number(v.total_values) };
+          entry.values.push(v.value);
+          byField.set(v.key, entry);
+        }
+        return {
+          tags: tagList,
+          customFields: fields.map((f) => ({
+            name: f.name,
+            type: f.type,
+            values: byField.get(f.name)?.values ?? [],
+            total_values: byField.get(f.name)?.total ?? 0,
+          })),
+          total_contacts: Number(n),
+        };
+      });
     },
 
     async exportFieldNames(userId: number, accountId: number): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   contactFilterSchema,
+  FILTER_MESSAGES,
   isCustomFieldFilterActive,
   type ContactFilter,
   type ContactFilterInput,
@@ -8,6 +9,7 @@ import {
 } from '@masivo/contract/contact-filter';
 import type { Contact } from '@masivo/contract/contacts';
 import type { Db } from '../../db/client';
+import { badRequest } from '../../lib/errors';
 import { countByFacets, facetKeyGroups } from './facet-count';
 
 /**
@@ -36,9 +38,32 @@ export const SEARCH_TEXT = sql.raw(
 );
 const FIELDS_TEXT = sql.raw('(c.custom_fields::text)');
 
+/** PostgreSQL's protocol counts a statement's bind parameters in 16 bits. */
+export const MAX_BIND_PARAMETERS = 65_535;
+/**
+ * What one filter may use, leaving room for the statement around it (paging, the audience
+ * freeze, facet look-ups double a value). FILTER_LIMITS keep any valid filter far below it.
+ */
+export const FILTER_PARAMETER_BUDGET = 10_000;
+
+/** Bind parameters contactFilterSql uses for a parsed filter (the worst case, before de-duplication). */
+export function filterParameterCount(filter: ContactFilter): number {
+  let n = 2; // user and account
+  if (filter.searchQuery.trim()) n += 2; // text, and the digits alone
+  n += filter.tags.length;
+  for (const f of Object.values(filter.customFieldFilters)) {
+    if (!isCustomFieldFilterActive(f)) continue;
+    if (f.mode === 'specific') n += (f.values ?? []).length;
+    else if (f.mode === 'manual') n += 3; // pre-filter pattern, field name, pattern
+    else n += 1;
+  }
+  return n;
+}
+
 /** A WHERE condition over `contacts c`: the user's account plus the filter. */
 export function contactFilterSql(p: FilterParams): SQL {
   const filter = contactFilterSchema.parse(p.filter);
+  if (filterParameterCount(filter) > FILTER_PARAMETER_BUDGET) throw badRequest(FILTER_MESSAGES.tooManyValues);
   const parts: SQL[] = [sql`c.user_id = ${p.userId}`, sql`c.account_id = ${p.accountId}`];
   const search = searchCondition(filter.searchQuery);
   if (search) parts.push(search);

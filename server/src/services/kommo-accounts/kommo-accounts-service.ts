@@ -8,18 +8,29 @@ import type {
 } from '@masivo/contract/kommo-accounts';
 import type { AppContext } from '../../context';
 import { kommoAccounts } from '../../db/schema/kommo';
-import { conflict, notFound } from '../../lib/errors';
+import { AppError, conflict, notFound } from '../../lib/errors';
 import { kommoClientFor } from '../../integrations/kommo/shared-client';
-import { wakeSyncRunner } from '../../engine/kommo-sync/wake';
+import { announceSyncCancel, wakeSyncRunner } from '../../engine/kommo-sync/wake';
+import { SYNC_CANCELLED } from '../../engine/kommo-sync/sync-errors';
+import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
+import { createThrottle } from './fields-throttle';
 import { toAppError } from './kommo-errors';
 import { toKommoAccount, toSyncStatus } from './account-row';
 
 export const ACCOUNT_NOT_FOUND = 'Cuenta Kommo no encontrada';
+export const EDIT_WHILE_SYNCING =
+  'No se puede cambiar el subdominio, el token ni el campo de teléfono mientras la cuenta se sincroniza. Espera a que termine o cancela la sincronización.';
+export const NOT_SYNCING = 'La cuenta no tiene una sincronización en curso';
+export const FIELDS_RATE_LIMITED = 'Demasiadas consultas de campos a Kommo. Espera un minuto e intenta de nuevo.';
+/** "Obtener Campos": calls per user per minute, and the most one call may take. */
+export const FIELDS_PER_MINUTE = 10;
+export const FIELDS_TIMEOUT_MS = 25_000;
 
 /** Every query carries the user id: another user's account is simply not found. */
 export function createKommoAccountsService(ctx: AppContext) {
   const { db } = ctx;
   const owned = (userId: number, id: number) => and(eq(kommoAccounts.id, id), eq(kommoAccounts.userId, userId));
+  const fieldsThrottle = createThrottle(FIELDS_PER_MINUTE, 60_000);
 
   async function find(userId: number, id: number) {
     const [row] = await db.select().from(kommoAccounts).where(owned(userId, id));
@@ -74,9 +85,17 @@ export function createKommoAccountsService(ctx: AppContext) {
         patch.syncWatermark = null;
         patch.syncFullAt = null;
       }
+      // A running sync holds the old credentials and phone field and would write its results
+      // over the edit: such an edit waits until the sync ends or is cancelled. The condition is
+      // in the update itself, so a sync started meanwhile cannot slip between check and write.
+      const touchesSync = input.subdomain !== undefined || !!input.access_token || input.phone_field_id !== undefined;
+      const where = touchesSync ? and(owned(userId, id), ne(kommoAccounts.syncStatus, 'syncing')) : owned(userId, id);
       try {
-        const [row] = await db.update(kommoAccounts).set(patch).where(owned(userId, id)).returning();
-        if (!row) throw notFound(ACCOUNT_NOT_FOUND);
+        const [row] = await db.update(kommoAccounts).set(patch).where(where).returning();
+        if (!row) {
+          await find(userId, id);
+          throw conflict(EDIT_WHILE_SYNCING);
+        }
         return toKommoAccount(row);
       } catch (err) {
         throw duplicateSubdomain(err, input.subdomain ?? current.subdomain);
@@ -84,22 +103,22 @@ export function createKommoAccountsService(ctx: AppContext) {
     },
 
     async remove(userId: number, id: number): Promise<void> {
-      try {
-        const deleted = await db.delete(kommoAccounts).where(owned(userId, id)).returning({ id: kommoAccounts.id });
-        if (deleted.length === 0) throw notFound(ACCOUNT_NOT_FOUND);
-      } catch (err) {
-        const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-        if (code === '23503') throw conflict('No se puede eliminar la cuenta: tiene campañas asociadas');
-        throw err;
-      }
+      await db.transaction(async (tx) => {
+        const locked = await tx.execute(sql`select id from kommo_accounts where id = ${id} and user_id = ${userId} for update`);
+        if (!(locked as unknown as { rows: unknown[] }).rows.length) throw notFound(ACCOUNT_NOT_FOUND);
+        // Its blacklist goes with it, so a campaign still checking that blacklist must not be left.
+        await assertNoUnfinishedCampaigns(tx, userId, { kommoAccountId: id });
+        await tx.delete(kommoAccounts).where(owned(userId, id));
+      });
     },
 
     /** For the phone-field picker of the "Nueva Cuenta" form: asks Kommo with the typed credentials. */
-    async fetchCustomFields(input: { subdomain: string; access_token: string }): Promise<KommoField[]> {
+    async fetchCustomFields(userId: number, input: { subdomain: string; access_token: string }): Promise<KommoField[]> {
+      if (!fieldsThrottle.take(userId)) throw new AppError(429, FIELDS_RATE_LIMITED);
       try {
         return await kommoClientFor(ctx.config, 'interactive').customFields(
           { subdomain: input.subdomain, accessToken: input.access_token },
-          AbortSignal.timeout(60_000),
+          AbortSignal.timeout(FIELDS_TIMEOUT_MS),
         );
       } catch (err) {
         throw toAppError(err);
@@ -129,6 +148,32 @@ export function createKommoAccountsService(ctx: AppContext) {
         throw conflict('La sincronización de esta cuenta ya está en curso');
       }
       wakeSyncRunner();
+      return toSyncStatus(row);
+    },
+
+    /**
+     * Stops a running sync. What was written stays; nothing is deleted (only the end of a full
+     * sync deletes). Clearing the lease makes the job's next write fail, and the runner of this
+     * process is told at once; another process notices at its next lease renewal.
+     */
+    async cancelSync(userId: number, id: number): Promise<SyncStatusInfo> {
+      const [row] = await db
+        .update(kommoAccounts)
+        .set({
+          syncStatus: 'error',
+          syncErrorMessage: SYNC_CANCELLED,
+          syncState: null,
+          syncLeaseOwner: null,
+          syncLeaseExpiresAt: null,
+          updatedAt: new Date(),
+        })
+        .where(and(owned(userId, id), eq(kommoAccounts.syncStatus, 'syncing')))
+        .returning();
+      if (!row) {
+        await find(userId, id);
+        throw conflict(NOT_SYNCING);
+      }
+      announceSyncCancel(id);
       return toSyncStatus(row);
     },
 

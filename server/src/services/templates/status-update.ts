@@ -15,15 +15,26 @@ export interface TemplateStatusUpdate {
 /**
  * Applies a `message_template_status_update` webhook change to every local copy of that
  * template: the same WABA can be registered by several users, and each copy follows Meta.
+ * Only accounts verified as holding the WABA (whatsapp-accounts/verify-ownership.ts) receive it.
  * Matched by Meta's id, or by name + language for a copy whose submission reply was lost.
  * FLAGGED only warns about quality (the template stays usable), so it changes nothing;
  * DELETED removes the local copies as a sync would.
  */
-export async function applyTemplateStatusUpdate(db: Db, wabaId: string, value: TemplateStatusUpdate): Promise<void> {
+export async function applyTemplateStatusUpdate(
+  db: Db,
+  wabaId: string,
+  value: TemplateStatusUpdate,
+  /** Meta's time of the event (the entry's `time`), when known. */
+  eventAt: Date | null = null,
+): Promise<void> {
   const event = String(value.event ?? '').toUpperCase();
   if (!event || event === 'FLAGGED') return;
   const accountIds = (
-    await db.select({ id: whatsappAccounts.id }).from(whatsappAccounts).where(eq(whatsappAccounts.businessAccountId, String(wabaId)))
+    await db
+      .select({ id: whatsappAccounts.id })
+      .from(whatsappAccounts)
+      // Only accounts whose token Meta confirmed for this WABA: typed ids prove nothing.
+      .where(and(eq(whatsappAccounts.businessAccountId, String(wabaId)), sql`${whatsappAccounts.ownerVerifiedAt} is not null`))
   ).map((r) => r.id);
   if (!accountIds.length) return;
 
@@ -49,8 +60,16 @@ export async function applyTemplateStatusUpdate(db: Db, wabaId: string, value: T
     status === 'rejected' || status === 'disabled' || status === 'paused'
       ? rejectionReasonOf(value.reason, value.rejection_info?.reason ?? null)
       : null;
+  // Monotonic: an older event (replayed, or overtaken by a newer one) changes nothing, so a
+  // stale APPROVED never brings back a template Meta paused or disabled since. Within one
+  // second (Meta's resolution) only a restriction may follow another status.
+  const newer = eventAt
+    ? sql`(${templates.statusEventAt} is null or ${templates.statusEventAt} < ${eventAt.toISOString()}::timestamptz
+          or (${templates.statusEventAt} = ${eventAt.toISOString()}::timestamptz
+              and not (${status}::text = 'approved' and ${templates.status} in ('paused', 'disabled'))))`
+    : undefined;
   await db
     .update(templates)
-    .set({ status, rejectionReason, metaId, updatedAt: new Date() })
-    .where(match);
+    .set({ status, rejectionReason, metaId, updatedAt: new Date(), ...(eventAt ? { statusEventAt: eventAt } : {}) })
+    .where(and(match, newer));
 }

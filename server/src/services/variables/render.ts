@@ -51,7 +51,7 @@ const MAX_PARAMETER_LENGTH = 1024;
 /** The raw value of a contact field named by a mapping's sourceField. */
 export function contactFieldValue(contact: ContactLike, sourceField: string): string {
   const field = sourceField.trim();
-  if (field.startsWith(CUSTOM_FIELD_PREFIX)) return stringOf(contact.custom_fields?.[field.slice(CUSTOM_FIELD_PREFIX.length)]);
+  if (field.startsWith(CUSTOM_FIELD_PREFIX)) return stringOf(customField(contact, field.slice(CUSTOM_FIELD_PREFIX.length)));
   switch (field) {
     case 'name':
       return stringOf(contact.name);
@@ -65,8 +65,14 @@ export function contactFieldValue(contact: ContactLike, sourceField: string): st
       return stringOf(contact.email);
     default:
       // Tolerates a bare custom field name saved by hand.
-      return stringOf(contact.custom_fields?.[field]);
+      return stringOf(customField(contact, field));
   }
+}
+
+/** Own keys only: a field named `constructor` or `toString` must not reach Object's prototype. */
+export function customField(contact: Pick<ContactLike, 'custom_fields'>, name: string): string | undefined {
+  const fields = contact.custom_fields;
+  return fields && Object.hasOwn(fields, name) ? fields[name] : undefined;
 }
 
 /** The text one mapping yields for one contact, already safe to send as a parameter. */

@@ -12,10 +12,11 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { kommoAccounts, whatsappAccounts, whatsappMessageCounts } from '../../db/schema/index';
 import { graphClientFor } from '../../integrations/whatsapp/graph-client-cache';
-import { GraphApiError } from '../../integrations/whatsapp/graph-errors';
-import { conflict, notFound } from '../../lib/errors';
+import { AppError, conflict, notFound, UnreadableTokenError } from '../../lib/errors';
 import { toWhatsAppAccount, type WhatsAppAccountRow } from './account-view';
+import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { checkPhoneNumber } from './phone-check';
+import { verifyNumberOwnership } from './verify-ownership';
 
 type CreateInput = z.output<typeof createWhatsAppAccountSchema>;
 type UpdateInput = z.output<typeof updateWhatsAppAccountSchema>;
@@ -75,6 +76,57 @@ export function createWhatsAppAccountService(ctx: AppContext) {
     if (clash.length) throw conflict('Ya tienes una cuenta de WhatsApp con ese ID de número de teléfono');
   }
 
+  /**
+   * A Meta number has one verified account in the whole console: webhooks for it must reach
+   * one tenant, and one pacer must hold its rate.
+   */
+  async function assertNumberFree(userId: number, phoneNumberId: string, exceptId?: number) {
+    await assertUniqueNumber(userId, phoneNumberId, exceptId);
+    const taken = await db
+      .select({ id: whatsappAccounts.id })
+      .from(whatsappAccounts)
+      .where(
+        and(
+          eq(whatsappAccounts.phoneNumberId, phoneNumberId),
+          sql`${whatsappAccounts.ownerVerifiedAt} is not null`,
+          exceptId ? ne(whatsappAccounts.id, exceptId) : undefined,
+        ),
+      )
+      .limit(1);
+    if (taken.length) throw conflict(NUMBER_TAKEN);
+  }
+
+  /** The token to verify with: the new one, else the stored one (which must still decrypt). */
+  function tokenFor(current: WhatsAppAccountRow | null, input: { access_token?: string }): string {
+    if (input.access_token) return input.access_token;
+    if (!current) throw new UnreadableTokenError();
+    return secrets.open(current.accessTokenEnc);
+  }
+
+  /** False also when the stored token no longer decrypts: then the new one replaces it. */
+  function sameToken(sealed: string, plain: string): boolean {
+    try {
+      return secrets.open(sealed) === plain;
+    } catch (err) {
+      if (err instanceof UnreadableTokenError) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * Accounts saved before ownership was checked get it on their next "Probar" or "Actualizar",
+   * and only then receive inbound messages and template events again.
+   */
+  async function ensureOwnerVerified(row: WhatsAppAccountRow): Promise<WhatsAppAccountRow> {
+    if (row.ownerVerifiedAt) return row;
+    await assertNumberFree(row.userId, row.phoneNumberId, row.id);
+    await verifyNumberOwnership(graph(), secrets.open(row.accessTokenEnc), row.phoneNumberId, row.businessAccountId);
+    const [updated] = await insertUnique(() =>
+      db.update(whatsappAccounts).set({ ownerVerifiedAt: new Date() }).where(eq(whatsappAccounts.id, row.id)).returning(),
+    );
+    return updated ?? row;
+  }
+
   return {
     owned,
 
@@ -93,8 +145,10 @@ export function createWhatsAppAccountService(ctx: AppContext) {
 
     async create(userId: number, input: CreateInput): Promise<WhatsAppAccount> {
       await assertKommoAccount(userId, input.kommo_account_id);
-      await assertUniqueNumber(userId, input.phone_number_id);
-      const [row] = await db
+      await assertNumberFree(userId, input.phone_number_id);
+      await verifyNumberOwnership(graph(), input.access_token, input.phone_number_id, input.business_account_id);
+      const [row] = await insertUnique(() =>
+        db
         .insert(whatsappAccounts)
         .values({
           userId,
@@ -108,19 +162,30 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           notes: input.notes ?? null,
           isActive: input.is_active ?? true,
           ratePerSecond: input.rate_per_second ?? 80,
+          ownerVerifiedAt: new Date(),
         })
-        .returning();
+        .returning(),
+      );
       return view(row!);
     },
 
     async update(userId: number, id: number, input: UpdateInput): Promise<WhatsAppAccount> {
       const current = await owned(userId, id);
       if (input.kommo_account_id !== undefined) await assertKommoAccount(userId, input.kommo_account_id);
-      if (input.phone_number_id) await assertUniqueNumber(userId, input.phone_number_id, id);
+      const phoneNumberId = input.phone_number_id ?? current.phoneNumberId;
+      const wabaId = input.business_account_id ?? current.businessAccountId;
       const numberChanged =
-        (input.phone_number_id && input.phone_number_id !== current.phoneNumberId) ||
-        (input.access_token !== undefined && secrets.open(current.accessTokenEnc) !== input.access_token);
-      const [row] = await db
+        phoneNumberId !== current.phoneNumberId ||
+        wabaId !== current.businessAccountId ||
+        (input.access_token !== undefined && !sameToken(current.accessTokenEnc, input.access_token));
+      // Ownership is proven again whenever what it rests on changes, or was never proven.
+      const verify = numberChanged || !current.ownerVerifiedAt;
+      if (verify) {
+        await assertNumberFree(userId, phoneNumberId, id);
+        await verifyNumberOwnership(graph(), tokenFor(current, input), phoneNumberId, wabaId);
+      }
+      const [row] = await insertUnique(() =>
+        db
         .update(whatsappAccounts)
         .set({
           name: input.name,
@@ -136,24 +201,23 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           ...(input.rate_per_second !== undefined && { ratePerSecond: input.rate_per_second }),
           // What Meta told about the old number or token no longer holds.
           ...(numberChanged && { isVerified: false, lastCheckedAt: null }),
+          ...(verify && { ownerVerifiedAt: new Date() }),
           updatedAt: new Date(),
         })
         .where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)))
-        .returning();
+        .returning(),
+      );
       if (!row) throw notFound(NOT_FOUND);
       return view(row);
     },
 
     async remove(userId: number, id: number) {
       await owned(userId, id);
-      try {
-        await db.delete(whatsappAccounts).where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)));
-      } catch (err) {
-        if (isForeignKeyViolation(err)) {
-          throw conflict('No se puede eliminar la cuenta: tiene campañas asociadas. Elimina primero esas campañas.');
-        }
-        throw err;
-      }
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select id from whatsapp_accounts where id = ${id} and user_id = ${userId} for update`);
+        await assertNoUnfinishedCampaigns(tx, userId, { whatsappAccountId: id });
+        await tx.delete(whatsappAccounts).where(and(eq(whatsappAccounts.id, id), eq(whatsappAccounts.userId, userId)));
+      });
       return { success: true as const, message: 'Cuenta de WhatsApp eliminada' };
     },
 
@@ -185,18 +249,19 @@ export function createWhatsAppAccountService(ctx: AppContext) {
 
     /** Spec: a failed test is not an HTTP error; it answers `{ success: false, error }` with Meta's reason. */
     async test(userId: number, id: number): Promise<TestWhatsAppAccountResponse> {
-      const row = await owned(userId, id);
       try {
+        const row = await ensureOwnerVerified(await owned(userId, id));
         const updated = await checkPhoneNumber(db, secrets, graph(), row);
         return { success: true, message: 'Conexión exitosa con la API de WhatsApp', account: await view(updated) };
       } catch (err) {
-        if (err instanceof GraphApiError) return { success: false, error: err.message };
+        // Meta's refusal, an unreadable token or a failed ownership check: reported, not thrown.
+        if (err instanceof AppError && err.statusCode !== 404) return { success: false, error: err.message };
         throw err;
       }
     },
 
     async refresh(userId: number, id: number): Promise<WhatsAppAccount> {
-      const row = await owned(userId, id);
+      const row = await ensureOwnerVerified(await owned(userId, id));
       return view(await checkPhoneNumber(db, secrets, graph(), row));
     },
   };
@@ -204,7 +269,15 @@ export function createWhatsAppAccountService(ctx: AppContext) {
 
 export type WhatsAppAccountService = ReturnType<typeof createWhatsAppAccountService>;
 
-function isForeignKeyViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23503' || e?.cause?.code === '23503';
+const NUMBER_TAKEN = 'Ese número de WhatsApp ya está conectado en otra cuenta de la consola';
+
+/** Two verified accounts racing for one number: the unique index decides, in Spanish. */
+async function insertUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const e = err as { code?: string; cause?: { code?: string } };
+    if (e?.code === '23505' || e?.cause?.code === '23505') throw conflict(NUMBER_TAKEN);
+    throw err;
+  }
 }

@@ -16,15 +16,21 @@ export const NAV_ITEMS = [
 /** Spec: an item is highlighted when the path equals its href or starts with it. */
 export const isActive = (pathname: string, href: string) => pathname === href || pathname.startsWith(href);
 
-export function Sidebar() {
+export function Brand() {
+  return (
+    <>
+      <MessageCircle className="h-6 w-6 text-green-600" aria-hidden="true" />
+      <span className="text-lg font-bold text-gray-900">Mensajes Masivos</span>
+    </>
+  );
+}
+
+/** The nav, the user and «Cerrar Sesión»: the same content in the desktop column and the phone drawer. */
+export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
   return (
-    <aside className="fixed inset-y-0 left-0 flex w-64 flex-col border-r border-gray-200 bg-white">
-      <div className="flex h-16 items-center gap-2 border-b px-6">
-        <MessageCircle className="h-6 w-6 text-green-600" />
-        <span className="text-lg font-bold text-gray-900">Mensajes Masivos</span>
-      </div>
+    <>
       <nav className="flex-1 space-y-1 overflow-y-auto px-3 py-4" aria-label="Navegación principal">
         {NAV_ITEMS.map(({ label, href, icon: Icon }) => {
           const active = isActive(pathname, href);
@@ -32,13 +38,14 @@ export function Sidebar() {
             <Link
               key={href}
               to={href}
+              onClick={onNavigate}
               aria-current={active ? 'page' : undefined}
               className={cn(
-                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium',
+                'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium max-lg:min-h-11',
                 active ? 'bg-blue-50 text-blue-700' : 'text-gray-600 hover:bg-gray-50 hover:text-gray-900',
               )}
             >
-              <Icon className="h-5 w-5" />
+              <Icon className="h-5 w-5" aria-hidden="true" />
               {label}
             </Link>
           );
@@ -56,11 +63,23 @@ export function Sidebar() {
           onClick={logout}
           className="flex w-full items-center gap-2 rounded-md px-3 py-2 text-sm text-gray-600 hover:bg-gray-50 hover:text-gray-900"
         >
-          <LogOut className="h-4 w-4" />
+          <LogOut className="h-4 w-4" aria-hidden="true" />
           Cerrar Sesión
         </button>
-        <p className="mt-3 text-center text-xs text-gray-400">v1.0.0 - Sistema de Mensajes Masivos</p>
+        <p className="mt-3 text-center text-xs text-gray-500">v1.0.0 - Sistema de Mensajes Masivos</p>
       </div>
+    </>
+  );
+}
+
+/** The fixed column of the desktop layout; below `lg` the drawer (`MobileNav`) takes its place. */
+export function Sidebar() {
+  return (
+    <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-gray-200 bg-white lg:flex">
+      <div className="flex h-16 items-center gap-2 border-b px-6">
+        <Brand />
+      </div>
+      <SidebarContent />
     </aside>
   );
 }

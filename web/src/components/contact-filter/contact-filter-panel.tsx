@@ -19,8 +19,8 @@ export interface ContactFilterPanelProps {
   collapsible?: boolean;
   defaultOpen?: boolean;
   title?: string;
-  /** Card padding: the campaign form's sections use p-6, so its filters line up with them. */
-  padding?: 'p-4' | 'p-6';
+  /** Card padding: the campaign form's sections use p-6 (p-4 on phones), so its filters line up with them. */
+  padding?: 'p-4' | 'p-4 sm:p-6';
 }
 
 /**
@@ -79,14 +79,14 @@ export function ContactFilterPanel({
             <label htmlFor={`contact-search-${accountId}`} className="sr-only">
               Buscar
             </label>
-            <Search className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-gray-400" />
+            <Search className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-gray-400" aria-hidden="true" />
             <input
               id={`contact-search-${accountId}`}
               type="search"
               value={value.searchQuery}
               onChange={(e) => onChange({ ...value, searchQuery: e.target.value })}
               placeholder="Buscar por nombre, teléfono o email..."
-              className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+              className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500"
             />
           </div>
 
@@ -104,7 +104,7 @@ export function ContactFilterPanel({
               )}
             </div>
             {fields.isError && <p className="text-sm text-red-600">Error al cargar campos personalizados</p>}
-            {fields.data?.length === 0 && <p className="text-sm text-gray-400">Sincroniza la cuenta para filtrar por campos personalizados</p>}
+            {fields.data?.length === 0 && <p className="text-sm text-gray-500">Sincroniza la cuenta para filtrar por campos personalizados</p>}
             <div className="grid max-h-96 gap-3 overflow-y-auto sm:grid-cols-2 lg:grid-cols-3">
               {fields.data?.map((f) => (
                 <CustomFieldFilterRow
@@ -127,7 +127,7 @@ export function ContactFilterPanel({
 
 
 function TagSection({ value, onChange, tags, loading }: { value: ContactFilter; onChange(f: ContactFilter): void; tags: string[]; loading: boolean }) {
-  if (loading) return <p className="text-sm text-gray-400">Cargando etiquetas...</p>;
+  if (loading) return <p className="text-sm text-gray-500">Cargando etiquetas...</p>;
   return (
     <TagFilter
       tags={tags}

@@ -43,7 +43,7 @@ export function CustomFieldFilterRow({ accountId, field, value, modes, filter, o
         id={id}
         value={mode}
         onChange={(e) => setMode(e.target.value as CustomFieldMode)}
-        className="block w-full rounded-md border border-gray-300 px-2 py-1.5 text-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+        className="block w-full rounded-md border border-gray-300 px-2 py-1.5 text-sm focus:border-blue-500"
       >
         {modes.map((m) => (
           <option key={m} value={m}>
@@ -58,18 +58,18 @@ export function CustomFieldFilterRow({ accountId, field, value, modes, filter, o
           placeholder="Texto a buscar..."
           value={value?.manualValue ?? ''}
           onChange={(e) => onChange({ mode: 'manual', manualValue: e.target.value })}
-          className="block w-full rounded-md border border-gray-300 px-2 py-1.5 text-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+          className="block w-full rounded-md border border-gray-300 px-2 py-1.5 text-sm focus:border-blue-500"
         />
       )}
       {mode === 'specific' && (
         <div className="max-h-40 space-y-1 overflow-y-auto rounded border border-gray-100 p-2">
-          {values.isLoading && <p className="text-xs text-gray-400">Cargando valores...</p>}
-          {values.data?.values.length === 0 && <p className="text-xs text-gray-400">Sin valores</p>}
+          {values.isLoading && <p className="text-xs text-gray-500">Cargando valores...</p>}
+          {values.data?.values.length === 0 && <p className="text-xs text-gray-500">Sin valores</p>}
           {values.data?.values.map((v) => (
             <label key={v.value} className="flex items-center gap-2 text-sm text-gray-700">
               <input type="checkbox" checked={selected.includes(v.value)} onChange={() => toggleValue(v.value)} />
               <span className="flex-1 truncate">{v.value}</span>
-              <span className="text-xs text-gray-400">{v.count.toLocaleString('es-ES')}</span>
+              <span className="text-xs text-gray-500">{v.count.toLocaleString('es-ES')}</span>
             </label>
           ))}
           {/* Values chosen earlier that the other filters now exclude stay visible so they can be removed. */}

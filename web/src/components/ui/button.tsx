@@ -5,7 +5,8 @@ const VARIANTS = {
   primary: 'bg-blue-600 text-white hover:bg-blue-700 disabled:bg-blue-300',
   secondary: 'bg-white text-gray-700 border border-gray-300 hover:bg-gray-50 disabled:text-gray-400',
   danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300',
-  success: 'bg-green-600 text-white hover:bg-green-700 disabled:bg-green-300',
+  // green-700, not 600: white on green-600 is 3.2:1, below AA.
+  success: 'bg-green-700 text-white hover:bg-green-800 disabled:bg-green-300',
   // Dark text: white on yellow is unreadable (contrast about 2:1).
   warning: 'bg-yellow-400 text-gray-900 hover:bg-yellow-500 disabled:bg-yellow-200 disabled:text-gray-500',
   ghost: 'text-gray-600 hover:bg-gray-100 disabled:text-gray-300',

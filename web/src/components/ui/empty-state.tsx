@@ -5,7 +5,7 @@ export function EmptyState({ icon, title, hint, action }: { icon?: ReactNode; ti
     <div className="flex flex-col items-center justify-center gap-3 px-6 py-12 text-center">
       {icon && <div className="text-gray-300">{icon}</div>}
       <p className="text-gray-600">{title}</p>
-      {hint && <p className="text-sm text-gray-400">{hint}</p>}
+      {hint && <p className="text-sm text-gray-500">{hint}</p>}
       {action}
     </div>
   );

@@ -10,8 +10,11 @@ interface AuthState {
   isLoading: boolean;
   login(input: LoginInput): Promise<void>;
   register(input: RegisterInput): Promise<void>;
-  logout(): void;
+  logout(): Promise<void>;
 }
+
+/** How long "Cerrar Sesión" waits for the server before signing out locally anyway. */
+const LOGOUT_WAIT_MS = 3000;
 
 const AuthContext = createContext<AuthState | null>(null);
 
@@ -55,7 +58,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(u);
   }, []);
 
-  const logout = useCallback(() => {
+  const logout = useCallback(async () => {
+    // The server revokes the token first, so a copy left elsewhere stops working too. Its
+    // failure (offline, already expired) must never keep anyone signed in here.
+    const revoke = authApi.logout().catch(() => undefined);
+    await Promise.race([revoke, new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS))]);
     sessionStore.clear();
     queryClient.clear();
     setUser(null);

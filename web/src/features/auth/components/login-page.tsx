@@ -42,8 +42,8 @@ export function LoginPage() {
       }
     >
       <form className="space-y-5" onSubmit={onSubmit} noValidate>
-        <Input label="Email" type="email" autoComplete="email" error={formState.errors.email?.message} {...register('email')} />
-        <Input label="Contraseña" type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
+        <Input label="Email" required type="email" autoComplete="email" error={formState.errors.email?.message} {...register('email')} />
+        <Input label="Contraseña" required type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
         <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Iniciando sesión...' : 'Iniciar Sesión'}
         </Button>

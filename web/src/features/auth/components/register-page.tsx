@@ -48,9 +48,9 @@ export function RegisterPage() {
           <Input label="Nombre" autoComplete="given-name" error={errors.first_name?.message} {...register('first_name')} />
           <Input label="Apellido" autoComplete="family-name" error={errors.last_name?.message} {...register('last_name')} />
         </div>
-        <Input label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
-        <Input label="Contraseña" type="password" autoComplete="new-password" error={errors.password?.message} {...register('password')} />
-        <Input label="Confirmar Contraseña" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
+        <Input label="Email" required type="email" autoComplete="email" error={errors.email?.message} {...register('email')} />
+        <Input label="Contraseña" required type="password" autoComplete="new-password" error={errors.password?.message} {...register('password')} />
+        <Input label="Confirmar Contraseña" required type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register('confirmPassword')} />
         <Button type="submit" className="w-full" disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Creando cuenta...' : 'Crear Cuenta'}
         </Button>

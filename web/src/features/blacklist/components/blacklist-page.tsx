@@ -54,14 +54,14 @@ export function BlacklistPage() {
         </div>
         {accountId && (
           <div className="relative w-full max-w-xs">
-            <Search className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-gray-400" />
+            <Search className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-gray-400" aria-hidden="true" />
             <input
               type="search"
               aria-label="Buscar en la blacklist"
               placeholder="Buscar número o motivo..."
               value={query}
               onChange={(e) => setQuery(e.target.value)}
-              className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500"
+              className="block w-full rounded-md border border-gray-300 py-2 pr-3 pl-9 text-sm focus:border-blue-500"
             />
           </div>
         )}

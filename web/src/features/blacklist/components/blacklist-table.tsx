@@ -6,6 +6,8 @@ import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
 import { TableHead } from '../../../components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
+import { useIsPhone } from '../../../components/ui/use-media-query';
 
 export function BlacklistTable({ accountId, entries }: { accountId: number; entries: BlacklistEntry[] }) {
   const remove = useRemoveFromBlacklist(accountId);
@@ -16,9 +18,38 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
       onError: (err) => toast.error(errorMessage(err, 'Error al remover de blacklist')),
     });
   };
+  const phone = useIsPhone();
   if (entries.length === 0) return <EmptyState icon={<Ban className="h-12 w-12" />} title="No hay números en la blacklist" />;
+  const removeButton = (e: BlacklistEntry) => (
+    <button
+      type="button"
+      onClick={() => onRemove(e)}
+      disabled={remove.isPending}
+      aria-label={`Remover ${e.phone}`}
+      className="inline-flex items-center gap-1 rounded px-2 py-1 text-red-600 hover:bg-red-50"
+    >
+      <Trash2 className="h-4 w-4" aria-hidden="true" />
+      Remover
+    </button>
+  );
+  if (phone)
+    return (
+      <StackedList label="Blacklist">
+        {entries.map((e) => (
+          <StackedItem
+            key={e.id}
+            title={<span className="font-mono">{e.phone}</span>}
+            fields={[
+              { label: 'Motivo', value: e.reason || '-', wide: true },
+              { label: 'Fecha', value: formatDateTime(e.created_at), wide: true },
+            ]}
+            actions={removeButton(e)}
+          />
+        ))}
+      </StackedList>
+    );
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Blacklist">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
         <TableHead columns={['Teléfono', 'Motivo', 'Fecha', 'Acciones']} dense />
         <tbody className="divide-y divide-gray-100 bg-white">
@@ -28,21 +59,12 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
               <td className="px-4 py-2.5 text-gray-700">{e.reason || '-'}</td>
               <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{formatDateTime(e.created_at)}</td>
               <td className="px-4 py-2.5">
-                <button
-                  type="button"
-                  onClick={() => onRemove(e)}
-                  disabled={remove.isPending}
-                  aria-label={`Remover ${e.phone}`}
-                  className="inline-flex items-center gap-1 rounded px-2 py-1 text-red-600 hover:bg-red-50"
-                >
-                  <Trash2 className="h-4 w-4" />
-                  Remover
-                </button>
+                {removeButton(e)}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -2,7 +2,7 @@ import type { Campaign } from '@masivo/contract/campaigns';
 import { api } from '../../../lib/api-client';
 import { useCampaignAction } from './campaign-action';
 
-/** Beyond the spec: failed and unknown recipients go back to the queue. */
+/** Beyond the spec: failed recipients go back to the queue (unknown ones: retry-unknown.ts). */
 export const retryFailed = (id: number) => api.post<Campaign>(`/campaigns/${id}/retry-failed`);
 
 export const useRetryFailed = () =>

@@ -14,6 +14,7 @@ import { useDeleteCampaign } from '../api/delete-campaign';
 import { useCampaign } from '../api/get-campaign';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useRetryFailed } from '../api/retry-failed';
+import { useRetryUnknown } from '../api/retry-unknown';
 import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignRecipients } from './campaign-recipients';
@@ -22,6 +23,8 @@ import { CampaignRecipients } from './campaign-recipients';
 const RETRYABLE_FROM: readonly string[] = ['sending', 'paused', 'completed'];
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
+export const RETRY_UNKNOWN_CONFIRMATION =
+  'WhatsApp no confirmó qué pasó con estos mensajes: algunas de estas personas pueden haberlo recibido ya y lo recibirían dos veces. ¿Reintentar de todos modos?';
 
 export function CampaignDetailPage() {
   const id = Number(useParams().id);
@@ -55,11 +58,11 @@ function CampaignNotFound() {
 function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
   const status = campaignStatusOf(c.status);
   const percent = campaignProgress(c);
-  const retryable = c.failed_count + c.unknown_count;
+  const retryable = c.failed_count;
   return (
     <div className="space-y-6">
-      <Link to="/campaigns" className="inline-flex items-center gap-1 text-sm text-gray-500 hover:text-gray-700">
-        <ArrowLeft className="h-4 w-4" />
+      <Link to="/campaigns" className="inline-flex items-center gap-1 text-sm text-gray-500 hover:text-gray-700 max-sm:min-h-11">
+        <ArrowLeft className="h-4 w-4" aria-hidden="true" />
         Campañas
       </Link>
       <PageHeader title={c.name} description={c.description || undefined} actions={<CampaignActions campaign={c} retryable={retryable} />} />
@@ -123,9 +126,15 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
   const start = useStartCampaign();
   const pause = usePauseCampaign();
   const retry = useRetryFailed();
+  const retryUnknown = useRetryUnknown();
   const remove = useDeleteCampaign();
   const status = campaignStatusOf(c.status);
-  const busy = start.isPending || pause.isPending || retry.isPending || remove.isPending;
+  const busy = start.isPending || pause.isPending || retry.isPending || retryUnknown.isPending || remove.isPending;
+
+  const onRetryUnknown = () => {
+    if (!window.confirm(RETRY_UNKNOWN_CONFIRMATION)) return;
+    retryUnknown.mutate(c.id);
+  };
 
   const onDelete = () => {
     if (!window.confirm(DELETE_CONFIRMATION)) return;
@@ -150,6 +159,12 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
         <Button variant="secondary" disabled={busy} onClick={() => retry.mutate(c.id)}>
           <RotateCcw className="h-4 w-4" />
           Reintentar fallidos
+        </Button>
+      )}
+      {c.unknown_count > 0 && RETRYABLE_FROM.includes(status) && (
+        <Button variant="secondary" disabled={busy} onClick={onRetryUnknown}>
+          <HelpCircle className="h-4 w-4" aria-hidden="true" />
+          Reintentar desconocidos
         </Button>
       )}
       {CAN_DELETE.includes(status) && (

@@ -12,7 +12,7 @@ export function CampaignFilters({ kommoAccountId, filter, onChange }: { kommoAcc
       modes={ALL_MODES}
       collapsible={false}
       title="Filtros de Contactos"
-      padding="p-6"
+      padding="p-4 sm:p-6"
     />
   );
 }

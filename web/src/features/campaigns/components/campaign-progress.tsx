@@ -22,11 +22,18 @@ export function CampaignProgress({ status, percent, sent, total }: { status: str
         </span>
         <span className="font-medium">{percent}%</span>
       </div>
-      <ProgressBar value={percent} className="h-3" barClassName={PROGRESS_COLORS[s]} />
+      <ProgressBar
+        value={percent}
+        label="Progreso de la campaña"
+        valueText={`${sent.toLocaleString('es-ES')} de ${total.toLocaleString('es-ES')} mensajes enviados`}
+        className="h-3"
+        barClassName={PROGRESS_COLORS[s]}
+      />
       {s === 'sending' && (
         <p className="flex items-center gap-2 text-sm text-blue-600">
-          <span className="h-2 w-2 animate-pulse rounded-full bg-blue-600" />
-          <span className="animate-pulse">Enviando...</span>
+          {/* Only the dot pulses: a fading text drops below AA contrast at the bottom of each cycle. */}
+          <span className="h-2 w-2 rounded-full bg-blue-600 motion-safe:animate-pulse" aria-hidden="true" />
+          <span>Enviando...</span>
         </p>
       )}
     </div>

@@ -9,6 +9,8 @@ import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useCampaignMessages } from '../api/get-campaign-messages';
 import { RECIPIENT_STATUS_LABELS, RECIPIENT_STATUS_TONES } from './recipient-status';
 import { TableHead } from '../../../components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
+import { useIsPhone } from '../../../components/ui/use-media-query';
 
 const PAGE_SIZE = 50;
 
@@ -33,7 +35,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
               setStatus(e.target.value as RecipientStatus | '');
               setPage(1);
             }}
-            className="rounded-md border border-gray-300 px-2 py-1 text-sm"
+            className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500"
           >
             <option value="">Todos</option>
             {RECIPIENT_STATUSES.map((s) => (
@@ -54,7 +56,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
         <RecipientsTable rows={messages.data.messages} />
       )}
       {total > 0 && (
-        <div className="flex items-center justify-between border-t border-gray-200 px-6 py-3 text-sm text-gray-600">
+        <div className="flex flex-wrap items-center justify-between gap-2 border-t border-gray-200 px-4 py-3 text-sm text-gray-600 sm:px-6">
           <span>
             {formatNumber(total)} destinatarios · Página {page} de {pages}
           </span>
@@ -72,9 +74,40 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
   );
 }
 
-function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
+function recipientError(m: CampaignMessage) {
+  if (m.error_code === null && !m.error_message) return null;
   return (
-    <div className="overflow-x-auto">
+    <span>
+      {m.error_code !== null && <span className="font-mono text-red-700">{m.error_code}</span>}
+      {m.error_code !== null && m.error_message ? ' · ' : ''}
+      {m.error_message}
+    </span>
+  );
+}
+
+function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
+  const phone = useIsPhone();
+  if (phone)
+    return (
+      <StackedList label="Destinatarios">
+        {rows.map((m) => (
+          <StackedItem
+            key={m.id}
+            title={<span className="font-mono">{m.phone ?? '-'}</span>}
+            aside={<Badge tone={RECIPIENT_STATUS_TONES[m.status]}>{RECIPIENT_STATUS_LABELS[m.status]}</Badge>}
+            fields={[
+              { label: 'Contacto', value: m.contact_name || '-', wide: true },
+              ...(recipientError(m) ? [{ label: 'Error', value: recipientError(m), wide: true }] : []),
+              { label: 'Enviado', value: formatDateTime(m.sent_at) },
+              { label: 'Entregado', value: formatDateTime(m.delivered_at) },
+              { label: 'Leído', value: formatDateTime(m.read_at) },
+            ]}
+          />
+        ))}
+      </StackedList>
+    );
+  return (
+    <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
         <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído']} dense />
         <tbody className="divide-y divide-gray-200 bg-white">
@@ -103,6 +136,6 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -13,6 +13,8 @@ import { useCampaigns } from '../api/get-campaigns';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useStartCampaign } from '../api/start-campaign';
 import { TableHead } from '../../../components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
+import { useIsPhone } from '../../../components/ui/use-media-query';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -21,7 +23,7 @@ export function CampaignsPage() {
       <PageHeader
         title="Campañas"
         actions={
-          <Link to="/campaigns/new" className="inline-flex items-center gap-2 rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700">
+          <Link to="/campaigns/new" className="inline-flex items-center gap-2 rounded-md max-sm:min-h-11 bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700">
             <Plus className="h-4 w-4" />
             Nueva Campaña
           </Link>
@@ -43,8 +45,17 @@ export function CampaignsPage() {
 }
 
 function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
+  const phone = useIsPhone();
+  if (phone)
+    return (
+      <StackedList label="Campañas">
+        {campaigns.map((c) => (
+          <CampaignItem key={c.id} campaign={c} />
+        ))}
+      </StackedList>
+    );
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Campañas">
       <table className="min-w-full divide-y divide-gray-200">
         <TableHead columns={['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones']} />
         <tbody className="divide-y divide-gray-200 bg-white">
@@ -53,15 +64,41 @@ function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
+  );
+}
+
+const progressText = (c: Campaign) => `${formatNumber(c.messages_sent)} de ${formatNumber(c.total_recipients)}`;
+
+/** The phone layout of a row: the same values and actions, stacked. */
+function CampaignItem({ campaign: c }: { campaign: Campaign }) {
+  return (
+    <StackedItem
+      testId={`campaign-item-${c.id}`}
+      title={c.name}
+      aside={<CampaignStatusBadge status={c.status} />}
+      fields={[
+        ...(c.description ? [{ label: 'Descripción', value: c.description, wide: true }] : []),
+        {
+          label: 'Progreso',
+          wide: true,
+          value: (
+            <div className="flex flex-col gap-1">
+              <span className="text-xs text-gray-600">
+                {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
+              </span>
+              <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+            </div>
+          ),
+        },
+        { label: 'Fecha', value: formatDate(c.created_at) },
+      ]}
+      actions={<CampaignActions campaign={c} />}
+    />
   );
 }
 
 function CampaignRow({ campaign: c }: { campaign: Campaign }) {
-  const start = useStartCampaign();
-  const pause = usePauseCampaign();
-  const status = campaignStatusOf(c.status);
-  const busy = start.isPending || pause.isPending;
   return (
     <tr data-testid={`campaign-row-${c.id}`}>
       <td className="px-6 py-4 text-sm font-medium whitespace-nowrap text-gray-900">{c.name}</td>
@@ -76,41 +113,52 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
           <span className="text-xs text-gray-600">
             {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
           </span>
-          <ProgressBar value={campaignProgress(c)} />
+          <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
         </div>
       </td>
       <td className="px-6 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>
       <td className="px-6 py-4 text-sm whitespace-nowrap">
-        <div className="flex items-center gap-3">
-          <Link to={`/campaigns/${c.id}`} className="font-medium text-blue-600 hover:text-blue-800">
-            Ver
-          </Link>
-          {status === 'draft' && (
-            <button
-              type="button"
-              aria-label={`Iniciar campaña ${c.name}`}
-              title="Iniciar"
-              disabled={busy}
-              onClick={() => start.mutate(c.id)}
-              className="rounded p-1 text-green-600 hover:bg-green-50 hover:text-green-800 disabled:opacity-50"
-            >
-              <Play className="h-4 w-4" />
-            </button>
-          )}
-          {CAN_PAUSE.includes(status) && (
-            <button
-              type="button"
-              aria-label={`Pausar campaña ${c.name}`}
-              title="Pausar"
-              disabled={busy}
-              onClick={() => pause.mutate(c.id)}
-              className="rounded p-1 text-yellow-600 hover:bg-yellow-50 hover:text-yellow-800 disabled:opacity-50"
-            >
-              <Pause className="h-4 w-4" />
-            </button>
-          )}
-        </div>
+        <CampaignActions campaign={c} />
       </td>
     </tr>
+  );
+}
+
+/** «Ver», and «Iniciar» or «Pausar» when the status allows: shared by the row and the phone card. */
+function CampaignActions({ campaign: c }: { campaign: Campaign }) {
+  const start = useStartCampaign();
+  const pause = usePauseCampaign();
+  const status = campaignStatusOf(c.status);
+  const busy = start.isPending || pause.isPending;
+  return (
+    <div className="flex items-center gap-3">
+      <Link to={`/campaigns/${c.id}`} className="inline-flex items-center font-medium text-blue-600 hover:text-blue-800 max-sm:min-h-11 max-sm:px-2">
+        Ver
+      </Link>
+      {status === 'draft' && (
+        <button
+          type="button"
+          aria-label={`Iniciar campaña ${c.name}`}
+          title="Iniciar"
+          disabled={busy}
+          onClick={() => start.mutate(c.id)}
+          className="tap-target inline-flex items-center justify-center rounded p-1 text-green-600 hover:bg-green-50 hover:text-green-800 disabled:opacity-50"
+        >
+          <Play className="h-4 w-4" aria-hidden="true" />
+        </button>
+      )}
+      {CAN_PAUSE.includes(status) && (
+        <button
+          type="button"
+          aria-label={`Pausar campaña ${c.name}`}
+          title="Pausar"
+          disabled={busy}
+          onClick={() => pause.mutate(c.id)}
+          className="tap-target inline-flex items-center justify-center rounded p-1 text-yellow-600 hover:bg-yellow-50 hover:text-yellow-800 disabled:opacity-50"
+        >
+          <Pause className="h-4 w-4" aria-hidden="true" />
+        </button>
+      )}
+    </div>
   );
 }

@@ -121,7 +121,7 @@ export function NewCampaignPage() {
 
         <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
 
-        <div className="flex justify-end gap-3">
+        <div className="flex flex-wrap justify-end gap-3">
           <Button variant="secondary" onClick={() => navigate('/campaigns')}>
             Cancelar
           </Button>
@@ -136,7 +136,7 @@ export function NewCampaignPage() {
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Card className="p-6">
+    <Card className="p-4 sm:p-6">
       <h2 className="mb-4 text-lg font-semibold text-gray-900">{title}</h2>
       {children}
     </Card>

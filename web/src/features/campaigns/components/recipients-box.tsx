@@ -11,9 +11,10 @@ export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: numb
   return (
     <div className="flex items-center gap-4 rounded-lg border border-blue-200 bg-blue-50 p-4" data-testid="recipients-box">
       <div className="rounded-lg bg-blue-100 p-3 text-blue-600">
-        <Users className="h-6 w-6" />
+        <Users className="h-6 w-6" aria-hidden="true" />
       </div>
-      <div>
+      {/* A live region: the count changes as filters change, and a screen reader should hear it. */}
+      <div role="status" aria-live="polite" aria-atomic="true" className="min-w-0">
         <p className="text-sm font-medium text-blue-900">Destinatarios</p>
         {!kommoAccountId ? (
           <p className="text-sm text-blue-700">Selecciona una cuenta Kommo para calcular los destinatarios</p>
@@ -27,7 +28,7 @@ export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: numb
               {formatNumber(count.data.count)}
             </span>{' '}
             {count.data.count === 1 ? 'contacto recibirá' : 'contactos recibirán'} este mensaje
-            {count.isFetching && <span className="ml-2 text-xs text-blue-500">actualizando...</span>}
+            {count.isFetching && <span className="ml-2 text-xs text-blue-700">actualizando...</span>}
           </p>
         )}
       </div>

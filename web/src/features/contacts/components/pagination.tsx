@@ -26,15 +26,15 @@ export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }:
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const from = shown.count === 0 ? 0 : shown.offset + 1;
   const to = shown.offset + shown.count;
-  const btn = 'inline-flex h-8 min-w-8 items-center justify-center rounded-md border px-2 text-sm';
+  const btn = 'inline-flex h-8 min-w-8 max-sm:h-11 max-sm:min-w-11 items-center justify-center rounded-md border px-2 text-sm';
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 px-4 py-3">
-      <div className="flex items-center gap-3 text-sm text-gray-700">
+      <div className="flex flex-wrap items-center gap-3 text-sm text-gray-700">
         <span data-testid="contacts-summary">
           Mostrando {formatNumber(from)} al {formatNumber(to)} de {formatNumber(total)} resultados
         </span>
         <label className="flex items-center gap-1">
-          <span className="text-gray-500">Por página</span>
+          <span className="text-gray-600">Por página</span>
           <select
             aria-label="Contactos por página"
             value={pageSize}
@@ -51,7 +51,7 @@ export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }:
       </div>
       <nav aria-label="Paginación" className="flex items-center gap-1">
         <button type="button" className={cn(btn, 'border-gray-300 text-gray-700 hover:bg-gray-50 disabled:opacity-40')} disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          <ChevronLeft className="h-4 w-4" />
+          <ChevronLeft className="h-4 w-4" aria-hidden="true" />
           Anterior
         </button>
         {pageWindow(page, pages).map((n) => (
@@ -60,14 +60,15 @@ export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }:
             type="button"
             aria-current={n === page ? 'page' : undefined}
             onClick={() => onPage(n)}
-            className={cn(btn, n === page ? 'border-blue-600 bg-blue-600 text-white' : 'border-gray-300 text-gray-700 hover:bg-gray-50')}
+            // On phones only the current number stays: five 44 px numbers do not fit beside the arrows.
+            className={cn(btn, n === page ? 'border-blue-600 bg-blue-600 text-white' : 'border-gray-300 text-gray-700 hover:bg-gray-50 max-sm:hidden')}
           >
             {n}
           </button>
         ))}
         <button type="button" className={cn(btn, 'border-gray-300 text-gray-700 hover:bg-gray-50 disabled:opacity-40')} disabled={page >= pages} onClick={() => onPage(page + 1)}>
           Siguiente
-          <ChevronRight className="h-4 w-4" />
+          <ChevronRight className="h-4 w-4" aria-hidden="true" />
         </button>
       </nav>
     </div>

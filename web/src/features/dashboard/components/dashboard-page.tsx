@@ -12,6 +12,8 @@ import { useCampaigns } from '../api/get-campaigns';
 import { useKommoAccounts } from '../api/get-kommo-accounts';
 import { dashboardStats, recentCampaigns } from './dashboard-stats';
 import { TableHead } from '../../../components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
+import { useIsPhone } from '../../../components/ui/use-media-query';
 
 export function DashboardPage() {
   const campaigns = useCampaigns();
@@ -42,9 +44,45 @@ export function DashboardPage() {
   );
 }
 
+function progressText(c: Campaign) {
+  return `${formatNumber(c.messages_sent)} de ${formatNumber(c.total_recipients)}`;
+}
+
 function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
+  const phone = useIsPhone();
+  if (phone)
+    return (
+      <StackedList label="Campañas Recientes">
+        {campaigns.map((c) => (
+          <StackedItem
+            key={c.id}
+            title={
+              <Link to={`/campaigns/${c.id}`} className="text-gray-900 hover:text-blue-700">
+                {c.name}
+              </Link>
+            }
+            aside={<CampaignStatusBadge status={c.status} />}
+            fields={[
+              {
+                label: 'Progreso',
+                wide: true,
+                value: (
+                  <div className="flex items-center gap-3">
+                    <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+                    <span className="text-xs whitespace-nowrap text-gray-600">
+                      {formatNumber(c.messages_sent)}/{formatNumber(c.total_recipients)}
+                    </span>
+                  </div>
+                ),
+              },
+              { label: 'Fecha', value: formatDate(c.created_at) },
+            ]}
+          />
+        ))}
+      </StackedList>
+    );
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Campañas Recientes">
       <table className="min-w-full divide-y divide-gray-200">
         <TableHead columns={['Nombre', 'Estado', 'Progreso', 'Fecha']} />
         <tbody className="divide-y divide-gray-200 bg-white">
@@ -60,7 +98,7 @@ function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
               </td>
               <td className="px-6 py-4 whitespace-nowrap">
                 <div className="flex w-48 items-center gap-3">
-                  <ProgressBar value={campaignProgress(c)} />
+                  <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
                   <span className="text-xs whitespace-nowrap text-gray-600">
                     {formatNumber(c.messages_sent)}/{formatNumber(c.total_recipients)}
                   </span>
@@ -71,6 +109,6 @@ function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -8,6 +8,9 @@ export const fetchKommoFields = (input: { subdomain: string; access_token: strin
 export const startContactSync = (accountId: number) =>
   api.post<{ success: true; message: string; account: SyncStatusInfo }>('/kommo/sync-contacts', { account_id: accountId });
 
+export const cancelContactSync = (accountId: number) =>
+  api.post<{ success: true; message: string; account: SyncStatusInfo }>(`/kommo/accounts/${accountId}/cancel-sync`, {});
+
 function useInvalidateAccounts() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: ['kommo-accounts'] });
@@ -26,6 +29,12 @@ export function useDeleteKommoAccount() {
 export function useStartContactSync() {
   const invalidate = useInvalidateAccounts();
   return useMutation({ mutationFn: startContactSync, onSuccess: invalidate });
+}
+
+/** The live sync status sits under ['kommo-accounts', id, …], so one invalidation refreshes both. */
+export function useCancelContactSync() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: cancelContactSync, onSuccess: invalidate });
 }
 
 export const useFetchKommoFields = () => useMutation({ mutationFn: fetchKommoFields });

@@ -1,6 +1,6 @@
 import type { KommoAccount } from '@masivo/contract/kommo-accounts';
 import { useQueryClient } from '@tanstack/react-query';
-import { RefreshCw, Trash2, Users } from 'lucide-react';
+import { RefreshCw, Square, Trash2, Users } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
@@ -10,7 +10,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useSyncStatus } from '../api/get-sync-status';
-import { useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
+import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {
@@ -18,6 +18,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
   const qc = useQueryClient();
   const sync = useStartContactSync();
   const remove = useDeleteKommoAccount();
+  const cancel = useCancelContactSync();
   const live = useSyncStatus(account.id, account.sync_status === 'syncing');
   // While a sync runs, the fresh status wins over the (slower) list.
   const s = account.sync_status === 'syncing' && live.data ? { ...account, ...live.data } : account;
@@ -41,6 +42,12 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
       onError: (err) => toast.error(errorMessage(err, 'Error al iniciar sincronización')),
     });
 
+  const onCancel = () =>
+    cancel.mutate(account.id, {
+      onSuccess: () => toast.success('Sincronización cancelada'),
+      onError: (err) => toast.error(errorMessage(err, 'Error al cancelar la sincronización')),
+    });
+
   const onDelete = () => {
     if (!window.confirm(`¿Estás seguro de que quieres eliminar la cuenta ${account.subdomain}? Se eliminarán sus contactos sincronizados.`)) return;
     remove.mutate(account.id, {
@@ -53,7 +60,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
     <Card className="flex flex-col gap-4 p-5" data-testid={`kommo-account-${account.id}`}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="truncate text-lg font-semibold text-gray-900">{account.subdomain}</h3>
+          <h2 className="truncate text-lg font-semibold text-gray-900">{account.subdomain}</h2>
           <p className="text-xs text-gray-500">{account.subdomain}.kommo.com</p>
         </div>
         <div className="flex items-center gap-2">
@@ -63,37 +70,42 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
             onClick={onDelete}
             disabled={remove.isPending}
             aria-label={`Eliminar cuenta ${account.subdomain}`}
-            className="rounded p-1 text-gray-400 hover:bg-red-50 hover:text-red-600"
+            className="tap-target inline-flex items-center justify-center rounded p-1 text-gray-500 hover:bg-red-50 hover:text-red-600"
           >
-            <Trash2 className="h-4 w-4" />
+            <Trash2 className="h-4 w-4" aria-hidden="true" />
           </button>
         </div>
       </div>
 
-      <dl className="space-y-2 text-sm">
-        <div className="flex justify-between gap-2">
-          <dt className="text-gray-500">Campo de teléfono</dt>
-          <dd className="font-mono text-gray-900">{account.phone_field_id}</dd>
-        </div>
-        <div className="space-y-1">
+      {/* dt/dd pairs sit directly in their div inside the dl; the progress bar stays outside the list. */}
+      <div className="space-y-2 text-sm">
+        <dl className="space-y-2">
+          <div className="flex justify-between gap-2">
+            <dt className="text-gray-500">Campo de teléfono</dt>
+            <dd className="font-mono text-gray-900">{account.phone_field_id}</dd>
+          </div>
           <div className="flex justify-between gap-2">
             <dt className="text-gray-500">Contactos sincronizados</dt>
             <dd className="text-gray-900" data-testid="sync-progress">
               {formatNumber(s.sync_progress_contacts)} / {totalUnknown ? 'calculando...' : formatNumber(total)}
             </dd>
           </div>
-          <ProgressBar
-            value={pct}
-            barClassName={
-              totalUnknown ? 'animate-pulse bg-blue-300' : s.sync_status === 'error' ? 'bg-red-500' : s.sync_status === 'synced' ? 'bg-green-600' : undefined
-            }
-          />
-        </div>
-        <div className="flex justify-between gap-2">
-          <dt className="text-gray-500">Última sincronización</dt>
-          <dd className="text-gray-900">{s.last_sync_at ? formatDateTime(s.last_sync_at) : 'Nunca'}</dd>
-        </div>
-      </dl>
+        </dl>
+        <ProgressBar
+          value={pct}
+          label={`Sincronización de ${account.subdomain}`}
+          valueText={totalUnknown ? `${formatNumber(s.sync_progress_contacts)} contactos, total por calcular` : `${formatNumber(s.sync_progress_contacts)} de ${formatNumber(total)} contactos`}
+          barClassName={
+            totalUnknown ? 'motion-safe:animate-pulse bg-blue-300' : s.sync_status === 'error' ? 'bg-red-500' : s.sync_status === 'synced' ? 'bg-green-600' : undefined
+          }
+        />
+        <dl>
+          <div className="flex justify-between gap-2">
+            <dt className="text-gray-500">Última sincronización</dt>
+            <dd className="text-right text-gray-900">{s.last_sync_at ? formatDateTime(s.last_sync_at) : 'Nunca'}</dd>
+          </div>
+        </dl>
+      </div>
 
       {s.sync_status === 'error' && s.sync_error_message && (
         <p role="alert" className="rounded-md bg-red-50 p-2 text-sm text-red-700">
@@ -103,9 +115,15 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
 
       <div className="mt-auto flex gap-2">
         <Button onClick={onSync} disabled={syncing} className="flex-1">
-          <RefreshCw className={syncing ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} />
+          <RefreshCw className={syncing ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} aria-hidden="true" />
           {syncing ? 'Sincronizando...' : 'Sincronizar'}
         </Button>
+        {s.sync_status === 'syncing' && (
+          <Button variant="secondary" onClick={onCancel} disabled={cancel.isPending} className="flex-1">
+            <Square className="h-4 w-4" aria-hidden="true" />
+            Cancelar sincronización
+          </Button>
+        )}
         <Button variant="secondary" onClick={() => navigate(`/contacts?account=${account.id}`)} className="flex-1">
           <Users className="h-4 w-4" />
           Ver Contactos

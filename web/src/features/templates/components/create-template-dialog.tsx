@@ -28,7 +28,7 @@ type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
 const LANGUAGE_LABELS: Record<string, string> = { es: 'Español', en: 'Inglés', pt: 'Portugués', fr: 'Francés' };
 const CATEGORY_LABELS: Record<string, string> = { utility: 'Utilidad', marketing: 'Marketing', authentication: 'Autenticación' };
-const CONTROL = 'block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:outline-none focus:ring-1 focus:ring-blue-500';
+const CONTROL = 'block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500';
 
 const INITIAL = {
   name: '',
@@ -121,6 +121,9 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
         else if (!next.other.includes(issue.message)) next.other.push(issue.message);
       }
       setErrors(next);
+      // Take the keyboard to the first problem, as react-hook-form does on the other forms.
+      const form = e.currentTarget as HTMLFormElement;
+      requestAnimationFrame(() => form.querySelector<HTMLElement>('[aria-invalid="true"], [data-error-summary]')?.focus());
       return;
     }
     setErrors({ other: [] });
@@ -133,15 +136,20 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
   };
 
   const textField = (section: Section, label: string, max: number) => {
+    const error = section === 'body' ? errors.body : undefined;
+    const id = `template-${section}`;
     const common = {
-      id: `template-${section}`,
+      id,
+      'aria-describedby': error ? `${id}-error` : `${id}-hint`,
+      'aria-invalid': !!error,
+      'aria-required': section === 'body' || undefined,
       value: form.texts[section],
       maxLength: max,
       onFocus: () => setFocused(section),
       className: CONTROL,
     };
     return (
-      <FieldShell label={label} htmlFor={common.id} error={section === 'body' ? errors.body : undefined} hint={`${form.texts[section].length}/${max} caracteres`}>
+      <FieldShell label={label} htmlFor={common.id} error={error} hint={`${form.texts[section].length}/${max} caracteres`}>
         {section === 'body' ? (
           <textarea ref={refs.body} rows={5} {...common} onChange={(e) => setText('body', e.target.value)} placeholder="Hola {{1}}, tu pedido {{2}} está en camino." />
         ) : (
@@ -229,7 +237,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
             </div>
           </div>
 
-          <label className="flex items-center gap-2 text-sm text-gray-700">
+          <label className="flex min-h-6 items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
             <input type="checkbox" checked={form.headerOn} onChange={(e) => edit((f) => ({ ...f, headerOn: e.target.checked }))} />
             Incluir encabezado
           </label>
@@ -243,7 +251,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           {textField('body', 'Cuerpo del mensaje *', BODY_MAX)}
           <ExampleInputs title="Ejemplos del cuerpo" text={form.texts.body} values={form.examples.body} onChange={(l) => setExamples('body', l)} />
 
-          <label className="flex items-center gap-2 text-sm text-gray-700">
+          <label className="flex min-h-6 items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
             <input type="checkbox" checked={form.footerOn} onChange={(e) => edit((f) => ({ ...f, footerOn: e.target.checked }))} />
             Incluir pie de página
           </label>
@@ -255,11 +263,14 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           )}
 
           {errors.other.length > 0 && (
-            <ul role="alert" className="list-inside list-disc rounded-md bg-red-50 p-3 text-sm text-red-700">
-              {errors.other.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
+            // The alert wraps the list: role="alert" on the ul itself erased its list semantics.
+            <div role="alert" tabIndex={-1} data-error-summary className="rounded-md bg-red-50 p-3 text-sm text-red-700">
+              <ul className="list-inside list-disc">
+                {errors.other.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            </div>
           )}
         </div>
 

@@ -13,7 +13,7 @@ export function ExampleInputs({ title, text, values, onChange }: { title: string
             <span className="w-12 shrink-0 font-mono text-blue-800">{`{{${n}}}`}</span>
             <input
               aria-label={`${title} {{${n}}}`}
-              className="w-full rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 focus:outline-none"
+              className="w-full rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500"
               value={values[n - 1] ?? ''}
               placeholder="Valor de ejemplo"
               onChange={(e) => {

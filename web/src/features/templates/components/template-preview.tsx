@@ -14,7 +14,7 @@ export function TemplatePreview({ parts, values }: { parts: PreviewParts; values
     <div className="rounded-lg bg-[#e5ddd5] p-4" data-testid="template-preview">
       <div className="max-w-sm rounded-lg bg-white p-3 shadow-sm">
         {header && <p className="mb-1 font-semibold text-gray-900">{header}</p>}
-        <p className="whitespace-pre-wrap text-sm text-gray-800">{body || <span className="text-gray-400">El cuerpo del mensaje aparecerá aquí</span>}</p>
+        <p className="whitespace-pre-wrap text-sm text-gray-800">{body || <span className="text-gray-500">El cuerpo del mensaje aparecerá aquí</span>}</p>
         {parts.footer && <p className="mt-2 text-xs text-gray-500">{parts.footer}</p>}
       </div>
     </div>

@@ -82,10 +82,10 @@ export function TemplatesPage() {
             <Plus className="h-4 w-4" /> Nueva Plantilla
           </Button>
           <Button variant="secondary" onClick={onSyncAll} disabled={syncing}>
-            <RefreshCw className={syncAll.isPending ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} /> Sincronizar Todas
+            <RefreshCw className={syncAll.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Todas
           </Button>
           <Button variant="success" onClick={onSync} disabled={syncing}>
-            <RefreshCw className={sync.isPending ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} /> Sincronizar Templates
+            <RefreshCw className={sync.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Templates
           </Button>
         </div>
       </Card>

@@ -105,7 +105,7 @@ function MappingForm({
                 aria-label={`Campo para ${slot.label}`}
                 value={choices[slot.key]?.sourceField ?? ''}
                 onChange={(e) => set(slot.key, { sourceField: e.target.value })}
-                className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:outline-none"
+                className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500"
               >
                 <option value="">-- Seleccionar variable --</option>
                 <optgroup label="Contacto">
@@ -130,7 +130,7 @@ function MappingForm({
                 placeholder="Valor por defecto (opcional)"
                 value={choices[slot.key]?.defaultValue ?? ''}
                 onChange={(e) => set(slot.key, { defaultValue: e.target.value })}
-                className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500 focus:outline-none"
+                className="block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500"
               />
             </div>
           </div>

@@ -63,11 +63,11 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex items-center gap-2">
-            <h3 className="truncate text-lg font-semibold text-gray-900">{account.name}</h3>
+            <h2 className="truncate text-lg font-semibold text-gray-900">{account.name}</h2>
             {account.is_active ? (
               <CheckCircle className="h-5 w-5 shrink-0 text-green-500" aria-label="Activa" />
             ) : (
-              <XCircle className="h-5 w-5 shrink-0 text-gray-400" aria-label="Inactiva" />
+              <XCircle className="h-5 w-5 shrink-0 text-gray-500" aria-label="Inactiva" />
             )}
           </div>
           <div className="mt-1 flex items-center gap-1.5 text-sm text-gray-600">
@@ -109,7 +109,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
           <Wifi className="h-4 w-4" /> {test.isPending ? 'Probando...' : 'Probar'}
         </Button>
         <Button size="sm" variant="secondary" onClick={onRefresh} disabled={busy}>
-          <RefreshCw className={refresh.isPending ? 'h-4 w-4 animate-spin' : 'h-4 w-4'} /> Actualizar
+          <RefreshCw className={refresh.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Actualizar
         </Button>
         <Button size="sm" variant="secondary" onClick={() => onEdit(account)} disabled={busy}>
           <Edit className="h-4 w-4" /> Editar

@@ -1,0 +1,43 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+/**
+ * `biz_opaque_callback_data` of our sends: `masivo:{campaignId}:{recipientId}:{tag}`.
+ *
+ * Every tenant's number posts statuses to the one webhook of the shared Meta app, and any
+ * tenant can put any callback data on a send of its own. The tag (a truncated HMAC under a
+ * key derived from APP_SECRET, apart from the token and secret-box keys) is what makes a
+ * status naming one of our recipients come from one of our own requests.
+ */
+const PATTERN = /^masivo:(\d{1,15}):(\d{1,15}):([0-9a-f]{20})$/;
+const TAG_HEX = 20;
+
+export interface CallbackTarget {
+  campaignId: number;
+  recipientId: number;
+}
+
+export interface CallbackData {
+  sign(target: CallbackTarget): string;
+  /** The target of an authentic callback string; null for anything else (unsigned, forged, foreign). */
+  verify(opaque: string | null | undefined): CallbackTarget | null;
+}
+
+export function createCallbackData(appSecret: string): CallbackData {
+  const key = Buffer.from(hkdfSync('sha256', appSecret, 'masivo', 'whatsapp-callback-data', 32));
+  const tagOf = (campaignId: number, recipientId: number) =>
+    createHmac('sha256', key).update(`${campaignId}:${recipientId}`).digest('hex').slice(0, TAG_HEX);
+  return {
+    sign: ({ campaignId, recipientId }) => `masivo:${campaignId}:${recipientId}:${tagOf(campaignId, recipientId)}`,
+    verify(opaque) {
+      const m = opaque ? PATTERN.exec(opaque) : null;
+      if (!m) return null;
+      const campaignId = Number(m[1]);
+      const recipientId = Number(m[2]);
+      const expected = Buffer.from(tagOf(campaignId, recipientId));
+      return timingSafeEqual(expected, Buffer.from(m[3])) ? { campaignId, recipientId } : null;
+    },
+  };
+}
+
+/** Looks like ours (so worth a warning when it does not verify). */
+export const claimsToBeOurs = (opaque: string | null | undefined) => !!opaque && opaque.startsWith('masivo:');

@@ -1,0 +1,20 @@
+/**
+ * A sync that stops on purpose rather than on a Kommo failure; `message` is Spanish and is
+ * what the account card shows.
+ */
+export class SyncStopError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncStopError';
+  }
+}
+
+/** The lease moved on: the account was deleted, restarted, edited or its sync cancelled. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('lease lost');
+    this.name = 'LeaseLostError';
+  }
+}
+
+export const SYNC_CANCELLED = 'Sincronización cancelada. Los contactos ya sincronizados se conservan; no se eliminó ninguno.';
