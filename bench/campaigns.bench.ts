@@ -27,8 +27,11 @@ import { createContext, type AppContext } from '../server/src/context';
 import { openDatabase, type Database } from '../server/src/db/client';
 import { migrate } from '../server/src/db/migrate';
 import { startCampaignEngine, type CampaignEngine } from '../server/src/engine/campaigns/index';
-import { createCampaign, getCampaign, pauseCampaign, startCampaign } from '../server/src/services/campaigns/campaigns-service';
-import { rowsOf } from '../server/src/services/campaigns/sql';
+import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
+import { createCampaign } from '../server/src/services/campaigns/create-campaign';
+import { pauseCampaign } from '../server/src/services/campaigns/pause-campaign';
+import { startCampaign } from '../server/src/services/campaigns/start-campaign';
+import { rowsOf } from '../server/src/db/sql';
 import { insertContacts, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../server/test/helpers/whatsapp-sim-process';
 

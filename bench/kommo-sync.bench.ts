@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { rowsOf } from '../server/src/db/sql';
 
 const { values: args } = parseArgs({
   options: {
@@ -85,7 +86,7 @@ async function main() {
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
   try {
-    const [{ id: userId }] = await database.rows<{ id: number }>(sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
+    const [{ id: userId }] = await rowsOf<{ id: number }>(database.db, sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
     const account = await accounts.create(userId, { subdomain: 'bench', access_token: 'bench-token', phone_field_id: sim.phoneFieldId });
 
     const run = async (label: string) => {

@@ -16,6 +16,7 @@ import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
 import { openDatabase } from '../server/src/db/client';
 import { migrate } from '../server/src/db/migrate';
+import { rowsOf } from '../server/src/db/sql';
 
 const { values: args } = parseArgs({ options: { contacts: { type: 'string', default: '200000' } } });
 const SIZE = Number(args.contacts);
@@ -42,7 +43,7 @@ const reg = await app.inject({
 const { token, user } = reg.json() as { token: string; user: { id: number } };
 const headers = { authorization: `Bearer ${token}` };
 
-const one = async <T>(q: ReturnType<typeof sql>) => (await database.rows<T>(q))[0]!;
+const one = async <T>(q: ReturnType<typeof sql>) => (await rowsOf<T>(database.db, q))[0]!;
 const { id: accountId } = await one<{ id: number }>(sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id)
   values (${user.id}, 'bounds', ${ctx.secrets.seal('kommo-token')}, 1) returning id`);
 const { id: waId } = await one<{ id: number }>(sql`insert into whatsapp_accounts (user_id, name, phone_number, phone_number_id,
@@ -55,7 +56,7 @@ console.log(`PGlite: loading ${SIZE.toLocaleString('en')} contacts...`);
 let started = performance.now();
 for (let from = 1; from <= SIZE; from += 50_000) {
   const to = Math.min(SIZE, from + 49_999);
-  await database.rows(sql`insert into contacts (user_id, account_id, kommo_id, name, first_name, last_name, email, phone, phone_raw, tags, custom_fields)
+  await rowsOf(database.db, sql`insert into contacts (user_id, account_id, kommo_id, name, first_name, last_name, email, phone, phone_raw, tags, custom_fields)
     select ${user.id}, ${accountId}, i, 'Cliente ' || i, 'Nombre' || i, 'Apellido' || (i % 97), 'cliente' || i || '@correo.com',
       '+54911' || lpad(i::text, 8, '0'), '11 ' || lpad(i::text, 8, '0'),
       array['etiqueta' || (i % 31), 'grupo' || (i % 7)],
@@ -110,7 +111,7 @@ async function longestStall<T>(run: () => Promise<T>): Promise<{ result: T; stal
 const rows: Record<string, string | number>[] = [];
 async function measure(name: string, run: () => Promise<{ statusCode: number }>) {
   // A data change first, so caches do not hide the work.
-  await database.rows(sql`update contacts set name = name where id = (select min(id) from contacts where account_id = ${accountId})`);
+  await rowsOf(database.db, sql`update contacts set name = name where id = (select min(id) from contacts where account_id = ${accountId})`);
   started = performance.now();
   const { result: res, stall } = await longestStall(run);
   const took = performance.now() - started;

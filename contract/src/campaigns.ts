@@ -13,10 +13,17 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   cancelled: 'Cancelada',
 };
 
-/** Spec §4: which interface actions each status allows (the server enforces the same). */
+/**
+ * Spec §4: the statuses each action may start from; the server's transitions
+ * (services/campaigns/campaign-transitions.ts) enforce exactly these, the web shows the buttons.
+ */
 export const CAN_START: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
 export const CAN_PAUSE: readonly CampaignStatus[] = ['sending'];
 export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'completed', 'cancelled'];
+/** Not while sending: the sender reads the template and mappings as it goes. */
+export const CAN_EDIT: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+/** Retrying failed or unknown recipients; a completed campaign sends again, a paused one waits. */
+export const CAN_RETRY: readonly CampaignStatus[] = ['sending', 'paused', 'completed'];
 
 /** Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request). */
 export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown'] as const;

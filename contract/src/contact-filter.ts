@@ -107,3 +107,41 @@ export function isFilterActive(f: ContactFilterInput): boolean {
     Object.values(f.customFieldFilters ?? {}).some((c) => isCustomFieldFilterActive(c))
   );
 }
+
+/*
+ * The encoding half of the wire format, beside the decoding half (`contactFilterQueryShape` in
+ * `contacts.ts`): the web app, the e2e tests and the server tests all send filters through these,
+ * so none of them re-encodes a query string by hand.
+ */
+
+export const EMPTY_FILTER: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} };
+
+/** Only the field filters that narrow anything travel; the rest would just vary cache keys. */
+export function activeFieldFilters(f: ContactFilter): ContactFilter['customFieldFilters'] {
+  return Object.fromEntries(Object.entries(f.customFieldFilters).filter(([, v]) => isCustomFieldFilterActive(v)));
+}
+
+/** The filter as the API's query parameters (tags and field filters as JSON text, spec §7). */
+export function filterToQuery(f: ContactFilterInput): Record<string, string | undefined> {
+  const full = { ...EMPTY_FILTER, ...f };
+  const fields = activeFieldFilters(full);
+  return {
+    searchQuery: full.searchQuery.trim() || undefined,
+    tags: full.tags.length ? JSON.stringify(full.tags) : undefined,
+    tagOperator: full.tags.length ? full.tagOperator : undefined,
+    customFieldFilters: Object.keys(fields).length ? JSON.stringify(fields) : undefined,
+  };
+}
+
+/** `filterToQuery` as a query string, plus any other parameters of the route (`limit`, `account_id`…). */
+export function filterToSearchParams(f: ContactFilterInput, extra: Record<string, string | number | undefined> = {}): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filterToQuery(f), ...extra })) if (v !== undefined) params.set(k, String(v));
+  return params;
+}
+
+/** The filter as a request body (export, campaign creation). */
+export function filterToBody(f: ContactFilterInput): ContactFilter {
+  const full = { ...EMPTY_FILTER, ...f };
+  return { searchQuery: full.searchQuery.trim(), tags: full.tags, tagOperator: full.tagOperator, customFieldFilters: activeFieldFilters(full) };
+}

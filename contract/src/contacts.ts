@@ -79,9 +79,16 @@ export const filteredContactsQuerySchema = z
   .check(checkFilterValueTotal);
 export type FilteredContactsQuery = z.input<typeof filteredContactsQuerySchema>;
 
+/**
+ * A count the screen gets within its time budget: exact, or (`approximate: true`) an estimate
+ * from a sample while the exact figure is computed; asking again returns the exact one.
+ */
+const approximateSchema = z.boolean().optional();
+
 export const filteredContactsResponseSchema = z.object({
   contacts: z.array(contactSchema),
   total: z.number(),
+  total_approximate: approximateSchema,
   limit: z.number(),
   offset: z.number(),
 });
@@ -94,7 +101,7 @@ export const listContactsQuerySchema = z.object({
   offset: offsetSchema.optional().default(0),
 });
 
-export const countResponseSchema = z.object({ count: z.number() });
+export const countResponseSchema = z.object({ count: z.number(), approximate: approximateSchema });
 
 export const recipientCountQuerySchema = z.object({ account_id: idSchema, ...contactFilterQueryShape }).check(checkFilterValueTotal);
 
@@ -142,11 +149,23 @@ export const filterOptionsResponseSchema = z.object({
 });
 export type FilterOptions = z.infer<typeof filterOptionsResponseSchema>;
 
-/** Body of POST /contacts/{accountId}/export: the filter object itself (not JSON text). */
+/**
+ * Body of POST /contacts/{accountId}/export: the filter object itself (not JSON text), either
+ * nested as the spec writes it (`{filters, format}`) or flat (`{searchQuery, tags, …, format}`),
+ * which the console has always sent. Both read as one flat filter.
+ */
 export const exportBodySchema = z
   .strictObject({
     ...contactFilterShape,
+    filters: z.strictObject(contactFilterShape).check(checkFilterValueTotal).optional(),
     format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
   })
-  .check(checkFilterValueTotal);
+  .check(checkFilterValueTotal)
+  .check((ctx) => {
+    const { filters, searchQuery, tags, customFieldFilters } = ctx.value;
+    if (filters && (searchQuery !== '' || tags.length > 0 || Object.keys(customFieldFilters).length > 0)) {
+      ctx.issues.push({ code: 'custom', message: 'Envía los filtros dentro de "filters" o sueltos, no de las dos formas', input: ctx.value, path: ['filters'] });
+    }
+  })
+  .transform(({ filters, format, ...flat }) => ({ ...(filters ?? flat), format }));
 export type ExportBody = z.input<typeof exportBodySchema>;

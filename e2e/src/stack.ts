@@ -19,7 +19,9 @@ export interface Stack {
  * The real console (built web app + API + background work on a fresh embedded database)
  * wired to both simulators, all on free 127.0.0.1 ports.
  */
-export async function startStack(opts: { kommo?: Parameters<typeof startKommoSim>[0]; whatsapp?: Parameters<typeof startWhatsAppSim>[0] } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { kommo?: Parameters<typeof startKommoSim>[0]; whatsapp?: Parameters<typeof startWhatsAppSim>[0]; env?: Record<string, string> } = {},
+): Promise<Stack> {
   const kommo = await startKommoSim(opts.kommo ?? {});
   const whatsapp = await startWhatsAppSim({ appSecret: WHATSAPP_APP_SECRET, webhookUrl: null, ...opts.whatsapp });
   const dataDir = mkdtempSync(join(tmpdir(), 'masivo-e2e-'));
@@ -32,7 +34,9 @@ export async function startStack(opts: { kommo?: Parameters<typeof startKommoSim
       KOMMO_BASE_URL: kommo.baseUrlTemplate,
       WHATSAPP_GRAPH_URL: whatsapp.graphUrl,
       WHATSAPP_APP_SECRET,
+      WHATSAPP_APP_ID: whatsapp.appId,
       PUBLIC_URL: 'http://127.0.0.1:3000',
+      ...opts.env,
     }),
   );
   const baseUrl = server.url!;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { filterToSearchParams } from '@masivo/contract/contact-filter';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, shot, signUp } from '../src/browser';
@@ -107,12 +108,12 @@ describe('CRM accounts, contacts and blacklist', () => {
     await page.getByRole('button', { name: a, exact: true }).click();
     await page.getByRole('button', { name: b, exact: true }).click();
     await text('Activos');
-    const orCount = (await api.get(`/contacts/${accountId}/count?tags=${encodeURIComponent(JSON.stringify([a, b]))}&tagOperator=OR`)).count;
+    const orCount = (await api.get(`/contacts/${accountId}/count?${filterToSearchParams({ tags: [a, b], tagOperator: 'OR' })}`)).count;
     await page.waitForFunction((n) => document.querySelector('[data-testid="contacts-summary"]')?.textContent?.endsWith(`de ${n} resultados`), es(orCount));
     // A filter change goes back to the first page.
     expect(await summary()).toMatch(/^Mostrando 1 al /);
     await page.getByRole('button', { name: 'Y (Todas)' }).click();
-    const andCount = (await api.get(`/contacts/${accountId}/count?tags=${encodeURIComponent(JSON.stringify([a, b]))}&tagOperator=AND`)).count;
+    const andCount = (await api.get(`/contacts/${accountId}/count?${filterToSearchParams({ tags: [a, b], tagOperator: 'AND' })}`)).count;
     expect(andCount).toBeLessThan(orCount);
     await page.waitForFunction((n) => document.querySelector('[data-testid="contacts-summary"]')?.textContent?.endsWith(`de ${n} resultados`), es(andCount));
 
@@ -122,9 +123,9 @@ describe('CRM accounts, contacts and blacklist', () => {
     await plan.selectOption('manual');
     await page.getByLabel('Texto que contiene Plan').fill('pro');
     await page.getByLabel('Ciudad', { exact: true }).selectOption('exists');
-    const filters = { Plan: { mode: 'manual', manualValue: 'pro' }, Ciudad: { mode: 'exists' } };
+    const filters = { Plan: { mode: 'manual', manualValue: 'pro' }, Ciudad: { mode: 'exists' } } as const;
     const combined = (
-      await api.get(`/contacts/${accountId}/count?tags=${encodeURIComponent(JSON.stringify([a, b]))}&tagOperator=OR&customFieldFilters=${encodeURIComponent(JSON.stringify(filters))}`)
+      await api.get(`/contacts/${accountId}/count?${filterToSearchParams({ tags: [a, b], tagOperator: 'OR', customFieldFilters: filters })}`)
     ).count;
     expect(combined).toBeGreaterThan(0);
     await page.waitForFunction((n) => document.querySelector('[data-testid="contacts-summary"]')?.textContent?.endsWith(`de ${n} resultados`), es(combined));

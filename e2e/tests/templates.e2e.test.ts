@@ -131,10 +131,10 @@ describe('templates screen', () => {
     await text('Templates Disponibles (3)');
     const items = page.getByTestId('template-item');
     const bienvenida = items.filter({ hasText: 'bienvenida' });
-    await bienvenida.getByText('approved').waitFor();
+    await bienvenida.getByText('Aprobada', { exact: true }).waitFor();
     expect(await bienvenida.getByRole('button', { name: 'Configurar Variables' }).count()).toBe(1);
     expect(await items.filter({ hasText: 'recordatorio_pago' }).getByRole('button', { name: 'Configurar Variables' }).count()).toBe(0);
-    await items.filter({ hasText: 'vieja_promo' }).getByText('rejected').waitFor();
+    await items.filter({ hasText: 'vieja_promo' }).getByText('Rechazada', { exact: true }).waitFor();
   });
 
   it('creates a template with header, body and footer, sees it sent and approved', async () => {
@@ -171,10 +171,9 @@ describe('templates screen', () => {
 
     await dialog.getByLabel('Incluir pie de página').check();
     const footer = dialog.getByLabel('Pie de página', { exact: true });
-    await footer.fill('Gracias ');
-    await footer.press('End');
-    await dialog.getByRole('button', { name: '+ Nombre', exact: true }).click();
-    await dialog.getByLabel('Ejemplos del pie de página {{1}}').waitFor();
+    // Meta forbids footer variables: no example inputs are offered, and one typed by hand is refused before sending.
+    await footer.fill('Gracias {{1}}');
+    expect(await dialog.getByLabel(/^Ejemplos del pie de página/).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Crear y Enviar' }).click();
     await dialog.getByText('El pie de página no admite variables').waitFor();
     await footer.fill('Gracias por tu compra');
@@ -191,7 +190,7 @@ describe('templates screen', () => {
     const item = page.getByTestId('template-item').filter({ hasText: 'aviso_pedido' });
     await item.getByText('marketing').waitFor();
     // Meta approves after review; the webhook reaches the list (it polls while pending).
-    await item.getByText('approved').waitFor({ timeout: 30_000 });
+    await item.getByText('Aprobada', { exact: true }).waitFor({ timeout: 30_000 });
     const atMeta = stack.whatsapp.templatesOf(NUMBER.wabaId).find((t) => t.name === 'aviso_pedido');
     expect(atMeta.components.map((c: { type: string }) => c.type)).toEqual(['HEADER', 'BODY', 'FOOTER']);
     expect(atMeta.components[1].example).toEqual({ body_text: [['Ana', '+5491112345678']] });
@@ -207,7 +206,10 @@ describe('templates screen', () => {
     await body.pressSequentially(' tu pedido sale hoy');
     await dialog.getByRole('button', { name: 'Crear y Enviar' }).click();
     await text(/^Plantilla creada, pero no se pudo enviar a Facebook: Meta rechazó la plantilla\. \(Meta #100\/2388299/);
-    await page.getByTestId('template-item').filter({ hasText: 'empieza_variable' }).getByText('draft').waitFor();
+    // Issue 15: a refusal reads `rejected` with Meta's reason, not `draft`.
+    const refused = page.getByTestId('template-item').filter({ hasText: 'empieza_variable' });
+    await refused.getByText('Rechazada', { exact: true }).waitFor();
+    await refused.getByText(/Motivo de rechazo:/).waitFor();
   });
 
   it('maps the variables with a live preview and saves them', async () => {

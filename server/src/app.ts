@@ -1,10 +1,11 @@
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from './context';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerErrorHandling } from './plugins/errors';
+import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
 import { registerNulCharacterGuard } from './plugins/reject-nul-characters';
 import { registerWebApp } from './plugins/web-app';
@@ -14,14 +15,15 @@ import { registerRoutes } from './routes/index';
 z.config(z.locales.es());
 
 export interface BuildAppOptions {
-  logger?: boolean | object;
+  /** Log requests through the context's logger (off in API tests). */
+  logger?: boolean;
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.logger ? { loggerInstance: ctx.log as FastifyBaseLogger } : { logger: false }),
     bodyLimit: 1024 * 1024,
     // Only configured proxies may name the client; otherwise the socket address is the client.
     // (A hop count is supported at run time; Fastify's types only list the other forms.)
@@ -34,6 +36,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulCharacterGuard(app);
+  registerMetrics(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -21,6 +21,11 @@ const envSchema = z.object({
   KOMMO_RPS: z.coerce.number().positive().max(50).default(7),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com/v23.0'),
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  /** The Meta app's id: template media samples go through its Resumable Upload API. */
+  WHATSAPP_APP_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, 'WHATSAPP_APP_ID: el id numérico de la app de Meta')
+    .optional(),
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
@@ -46,8 +51,15 @@ const envSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   /** PostgreSQL: how long a request waits for a pooled connection before failing (0 = forever). */
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** Bearer token for GET /metrics; unset, only this machine may scrape it (plugins/metrics.ts). */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN: al menos 16 caracteres').optional(),
   /** Sign-ups allowed per client address per hour; each one costs an argon2 hash. */
   REGISTER_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** 1 lets media links reach private, loopback and link-local addresses (tests and the demo only). */
+  MEDIA_ALLOW_PRIVATE_HOSTS: z
+    .enum(['0', '1'], { error: 'MEDIA_ALLOW_PRIVATE_HOSTS: 0 o 1' })
+    .default('0')
+    .transform((v) => v === '1'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'APP_SECRET' | 'WHATSAPP_GRAPH_URL'> & {

@@ -1,14 +1,23 @@
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import { readOpsState } from './db/ops-state';
+import { createKommoClients, type KommoClients } from './integrations/kommo/shared-client';
+import { createGraphClient, type GraphClient } from './integrations/whatsapp/graph-client';
+import { createLog, type Log } from './lib/log';
+import { createMetrics, type Metrics } from './lib/metrics';
 import { createSecretBox, type SecretBox } from './lib/secret-box';
+import { createSignals, type Signals } from './lib/signals';
 import { createAuthService, type AuthService } from './services/auth/auth-service';
 import { createLoginThrottle } from './services/auth/login-throttle';
 import { createRateLimiter } from './services/auth/rate-limiter';
 import { createTokenService, type TokenService } from './services/auth/tokens';
 
 /**
- * What every route and background job needs: configuration, the database and the
- * cross-cutting services. Built once per process (and once per test file).
+ * What a process is made of: configuration, the database and every object that lives as long
+ * as the process and is shared by the API and the background work. Anything process-wide
+ * belongs here rather than in a module-level singleton, so a reader (or a test) finds the
+ * whole list in one place and two contexts in one process never share state. Built once per
+ * process (and once per test file); feature services are built per route plugin from it.
  */
 export interface AppContext {
   config: Config;
@@ -17,6 +26,16 @@ export interface AppContext {
   secrets: SecretBox;
   tokens: TokenService;
   auth: AuthService;
+  /** In-process nudges: campaign changed, webhook stored, sync requested or cancelled. */
+  signals: Signals;
+  /** Kommo clients sharing one per-account rate limiter: `sync` (patient) and `interactive` (forms). */
+  kommo: KommoClients;
+  /** Meta's Graph API, one keep-alive pool for every tenant. */
+  graph: GraphClient;
+  /** The process's logger; Fastify logs through it too. */
+  log: Log;
+  /** Prometheus registry served at /metrics (lib/metrics.ts); the engine counts through it. */
+  metrics: Metrics;
   /** A name for this process in leases (sync runner, sender), unique per start. */
   instanceId: string;
 }
@@ -41,6 +60,11 @@ export function createContext(config: Config, database: Database): AppContext {
       createLoginThrottle(),
       createRateLimiter({ limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
     ),
+    signals: createSignals(),
+    kommo: createKommoClients(config),
+    graph: createGraphClient(config.WHATSAPP_GRAPH_URL),
+    log: createLog(config),
+    metrics: createMetrics(() => readOpsState(database.db)),
     instanceId: `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   };
 }

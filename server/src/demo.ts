@@ -4,7 +4,7 @@
  * number with approved templates and mapped variables. Nothing external is contacted.
  */
 import { resolve } from 'node:path';
-import { DEMO_TEMPLATES } from '@masivo/simulators/demo-templates';
+import { DEMO_HEADER_PNG, DEMO_TEMPLATES } from '@masivo/simulators/demo-templates';
 import { startKommoSim } from '@masivo/simulators/kommo';
 import { startWhatsAppSim } from '@masivo/simulators/whatsapp';
 import { loadConfig } from './config';
@@ -42,13 +42,21 @@ const whatsapp = await onPreferredPort(
   4020,
 );
 
+// The accounts screen shows the webhook URL built from PUBLIC_URL; unless told otherwise, the
+// demo derives it from the port the console really listens on, not the default 3000.
+const PORT = process.env.PORT ?? '3000';
 const server = await startServer(
   loadConfig({
     ...process.env,
+    PORT,
+    PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${PORT}`,
     DATA_DIR: process.env.DATA_DIR ?? resolve('data/demo'),
     KOMMO_BASE_URL: kommo.baseUrlTemplate,
     WHATSAPP_GRAPH_URL: whatsapp.graphUrl,
     WHATSAPP_APP_SECRET: APP_SECRET,
+    WHATSAPP_APP_ID: whatsapp.appId,
+    // Everything runs on this machine: media links may point at it.
+    MEDIA_ALLOW_PRIVATE_HOSTS: '1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   }),
 );
@@ -103,17 +111,47 @@ async function seed() {
   }
   await call('POST', '/templates/sync', { whatsapp_account_id: waAccount.id }, token);
   const templates = await call<any[]>('GET', `/templates/account/${waAccount.id}`, undefined, token);
-  const mappings: Record<string, Array<{ templateVariable: string; sourceField: string; defaultValue: string }>> = {
+  const headerMediaId = await uploadDemoImage();
+  const mappings: Record<string, Array<{ templateVariable: string; sourceType?: string; sourceField?: string; defaultValue: string }>> = {
     bienvenida: [{ templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' }],
     promo_mensual: [
       { templateVariable: 'header_variable_1', sourceField: 'custom_fields.Ciudad', defaultValue: 'especial' },
       { templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' },
       { templateVariable: 'variable_2', sourceField: 'custom_fields.Plan', defaultValue: 'actual' },
     ],
+    promo_imagen: [
+      { templateVariable: 'header_media', sourceType: 'static', defaultValue: headerMediaId },
+      { templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' },
+      { templateVariable: 'button_0', sourceType: 'static', defaultValue: 'primavera' },
+    ],
+    confirmacion_pedido: [
+      { templateVariable: 'variable_nombre', sourceField: 'first_name', defaultValue: 'cliente' },
+      { templateVariable: 'variable_plan', sourceField: 'custom_fields.Plan', defaultValue: 'actual' },
+    ],
+    cupon_descuento: [
+      { templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' },
+      { templateVariable: 'button_1', sourceType: 'static', defaultValue: 'MASIVO15' },
+    ],
   };
   for (const t of templates) {
     if (mappings[t.name]) await call('POST', `/variables/template/${t.id}/mappings`, { mappings: mappings[t.name] }, token);
   }
+}
+
+/** The image header's media, uploaded to the simulated number (ids do not survive its restart). */
+async function uploadDemoImage(): Promise<string> {
+  const form = new FormData();
+  form.set('messaging_product', 'whatsapp');
+  form.set('type', 'image/png');
+  form.set('file', new Blob([new Uint8Array(DEMO_HEADER_PNG)], { type: 'image/png' }), 'encabezado.png');
+  const res = await fetch(`${whatsapp.graphUrl}/${WHATSAPP.phoneNumberId}/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${WHATSAPP.token}` },
+    body: form,
+  });
+  const json = (await res.json()) as { id?: string };
+  if (!json.id) throw new Error(`demo image upload failed: ${JSON.stringify(json)}`);
+  return json.id;
 }
 
 await seed();

@@ -1,11 +1,16 @@
-import { startServer } from './server';
+import { SHUTDOWN_BUDGET_MS, startServer } from './server';
 
 const server = await startServer();
-if (server.url) console.log(`Consola disponible en ${server.url} (API en ${server.url}/api, documentación en ${server.url}/api/docs)`);
-else console.log('Proceso de trabajo iniciado (ROLE=worker)');
+if (server.ctx.config.ROLE !== 'worker') console.log(`Consola disponible en ${server.url} (API en ${server.url}/api, documentación en ${server.url}/api/docs)`);
+else console.log(`Proceso de trabajo iniciado (ROLE=worker; salud y métricas en ${server.url})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    // Whatever hangs (a stuck query, a dead peer), the process is gone within 10 s.
+    setTimeout(() => {
+      console.error('el cierre superó el plazo: saliendo');
+      process.exit(1);
+    }, SHUTDOWN_BUDGET_MS + 1_500).unref();
     server.stop().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -1,12 +1,20 @@
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ensurePrivateDir, loadConfig, type Config } from './config';
 import { createContext, type AppContext } from './context';
 import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
-import { startBackgroundWork, type BackgroundWork } from './engine/index';
-import { logSerializers } from './plugins/log-serializers';
+import type { BackgroundWork } from './engine/background-work';
+import { startBackgroundWork } from './engine/index';
+import { registerErrorHandling } from './plugins/errors';
+import { registerMetrics } from './plugins/metrics';
+import healthRoutes from './routes/health/index';
+
+/** SIGTERM to exit: orchestrators kill at 10 s (compose's stop_grace_period is 15 s). */
+export const SHUTDOWN_BUDGET_MS = 8_000;
+/** How often idle keep-alive sockets are closed while requests drain. */
+const IDLE_SWEEP_MS = 100;
 
 export interface RunningServer {
   ctx: AppContext;
@@ -39,18 +47,18 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   if (config.ROLE !== 'worker') {
     app = await buildApp(ctx, {
       serveWeb: true,
-      logger: {
-        level: config.LOG_LEVEL,
-        redact: ['req.headers.authorization', '*.access_token', '*.password', '*.token'],
-        // No query strings and no database parameters in logs (personal data, tokens).
-        serializers: logSerializers,
-      },
+      // Requests are logged through ctx.log (lib/log.ts: LOG_LEVEL, redaction, serializers).
+      logger: true,
     });
     if (!config.WHATSAPP_APP_SECRET) {
       app.log.warn(
         'WHATSAPP_APP_SECRET no está configurado: los webhooks de Meta se rechazan, así que no llegarán estados de entrega, lecturas, bajas ni cambios de plantillas',
       );
     }
+    url = await app.listen({ port: config.PORT, host: config.HOST });
+  } else {
+    // A worker answers its health check and the scraper, nothing else.
+    app = await buildWorkerApp(ctx);
     url = await app.listen({ port: config.PORT, host: config.HOST });
   }
   let work: BackgroundWork | undefined;
@@ -59,9 +67,42 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      await app?.close();
+      if (app) await closeHttp(app, Date.now() + SHUTDOWN_BUDGET_MS / 2);
+      // Senders stop, flush their results and give their numbers back; the sync gives its lease back.
       await work?.stop();
       await database.close();
     })());
   return { ctx, app, url, stop };
+}
+
+/**
+ * Stops accepting, lets requests in flight finish and closes keep-alive sockets as soon as
+ * they are idle. Node closes idle sockets once, when closing starts: a socket whose request
+ * finishes later would stay open until its keep-alive timeout (72 s) and hold the process up,
+ * so idle sockets are swept until the server is closed; past the deadline every socket goes.
+ */
+async function closeHttp(app: FastifyInstance, deadline: number) {
+  const closed = app.close();
+  const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
+  try {
+    if ((await Promise.race([closed, late])) === 'late') {
+      app.log.warn('requests still running at the shutdown deadline: closing their connections');
+      app.server.closeAllConnections();
+      await closed;
+    }
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(timer);
+  }
+}
+
+async function buildWorkerApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: ctx.log as FastifyBaseLogger, disableRequestLogging: true });
+  app.decorate('ctx', ctx);
+  registerErrorHandling(app);
+  registerMetrics(app);
+  await app.register(healthRoutes, { prefix: '/api/health' });
+  return app;
 }

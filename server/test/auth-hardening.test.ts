@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
-import { serializeError, serializeRequest } from '../src/plugins/log-serializers';
+import { serializeError, serializeRequest } from '../src/lib/log-serializers';
 import { createLoginThrottle } from '../src/services/auth/login-throttle';
 import { createRateLimiter } from '../src/services/auth/rate-limiter';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { rowsOf } from '../src/db/sql';
 import { insertKommoAccount, insertWhatsAppAccount } from './helpers/campaign-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
 

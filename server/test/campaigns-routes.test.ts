@@ -11,6 +11,7 @@ import {
   whatsappAccounts,
 } from '../src/db/schema/index';
 import { createTestApp, type TestApp } from './helpers/app';
+import { rowsOf } from '../src/db/sql';
 
 /**
  * Route-level rules of /api/campaigns: validation, ownership, transitions and the
@@ -357,10 +358,10 @@ describe('audience and retry', () => {
     const rows = (await call('GET', `/${id}/messages`)).json().messages as { id: number }[];
     const when = new Date();
     // Settle the three recipients as the engine would: one read, one failed, one unknown.
-    await t.ctx.database.rows(sql`update campaign_recipients set status = 'read', sent_at = ${when}, delivered_at = ${when}, read_at = ${when} where id = ${rows[0]!.id}`);
-    await t.ctx.database.rows(sql`update campaign_recipients set status = 'failed', error_code = 131000, failed_at = ${when} where id = ${rows[1]!.id}`);
-    await t.ctx.database.rows(sql`update campaign_recipients set status = 'unknown' where id = ${rows[2]!.id}`);
-    await t.ctx.database.rows(sql`update campaigns set status = 'completed', pending_count = 0, messages_sent = 1, delivered_count = 1, read_count = 1, failed_count = 1, unknown_count = 1 where id = ${id}`);
+    await rowsOf(t.ctx.db, sql`update campaign_recipients set status = 'read', sent_at = ${when}, delivered_at = ${when}, read_at = ${when} where id = ${rows[0]!.id}`);
+    await rowsOf(t.ctx.db, sql`update campaign_recipients set status = 'failed', error_code = 131000, failed_at = ${when} where id = ${rows[1]!.id}`);
+    await rowsOf(t.ctx.db, sql`update campaign_recipients set status = 'unknown' where id = ${rows[2]!.id}`);
+    await rowsOf(t.ctx.db, sql`update campaigns set status = 'completed', pending_count = 0, messages_sent = 1, delivered_count = 1, read_count = 1, failed_count = 1, unknown_count = 1 where id = ${id}`);
 
     const retried = await call('POST', `/${id}/retry-failed`, {});
     expect(retried.statusCode, retried.body).toBe(200);

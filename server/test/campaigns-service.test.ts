@@ -1,20 +1,16 @@
 import { countersFromRows as rowCounters } from './helpers/campaign-fixtures';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createCampaign,
-  deleteCampaign,
-  getCampaign,
-  listCampaigns,
-  listMessages,
-  pauseCampaign,
-  retryFailed,
-  retryUnknown,
-  startCampaign,
-  updateCampaign,
-} from '../src/services/campaigns/campaigns-service';
+import { listMessages } from '../src/services/campaigns/campaign-messages';
+import { getCampaign, listCampaigns } from '../src/services/campaigns/campaign-queries';
+import { createCampaign } from '../src/services/campaigns/create-campaign';
+import { deleteCampaign } from '../src/services/campaigns/delete-campaign';
+import { pauseCampaign } from '../src/services/campaigns/pause-campaign';
+import { retryFailed, retryUnknown } from '../src/services/campaigns/retry-failed';
+import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { updateCampaign } from '../src/services/campaigns/update-campaign';
 import { applyClaimOutcomes, applyDeliveryFacts, markStaleInFlightUnknown } from '../src/services/campaigns/recipient-transitions';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { rowsOf } from '../src/db/sql';
 import { createTestApp, type TestApp } from './helpers/app';
 import {
   insertContact,

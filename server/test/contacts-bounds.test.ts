@@ -6,6 +6,7 @@ import { contactFilterSql, FILTER_PARAMETER_BUDGET, filterParameterCount, MAX_BI
 import { countByFacets, facetKeyGroups } from '../src/services/contacts/facet-count';
 import { userContactsSql } from '../src/services/contacts/contacts-service';
 import { createTestApp, type TestApp } from './helpers/app';
+import { rowsOf } from '../src/db/sql';
 
 /**
  * Security review H2 (filter caps) and H3 (contacts half): every filter is bounded, listings
@@ -26,7 +27,7 @@ beforeAll(async () => {
   t = await createTestApp();
   owner = await t.signUp();
   // Creating an account may try Kommo; the row is what matters here.
-  const [{ id }] = await t.ctx.database.rows<{ id: number }>(
+  const [{ id }] = await rowsOf<{ id: number }>(t.ctx.db,
     sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id) values (${owner.userId}, 'dueno', 'x', 1) returning id`,
   );
   accountId = id;
@@ -168,7 +169,7 @@ describe('contacts listings are bounded and tenant-scoped', () => {
 
 /** Rows the executor read from contacts (scan nodes) and rows filters threw away, summed over the plan. */
 async function explain(query: SQL): Promise<{ read: number; removed: number; text: unknown }> {
-  const [row] = await t.ctx.database.rows<Record<string, unknown>>(sql`explain (analyze, format json) ${query}`);
+  const [row] = await rowsOf<Record<string, unknown>>(t.ctx.db, sql`explain (analyze, format json) ${query}`);
   const raw = Object.values(row)[0];
   const doc = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan: PlanNode }>;
   let read = 0;
@@ -216,7 +217,7 @@ describe('filter options', () => {
 
   it('counts follow the data too, and deleting an account with contacts still works', async () => {
     const count = async (acc: number) => (await get(`/api/contacts/${acc}/count?tags=${encodeURIComponent('["vip"]')}`)).json().count;
-    const [{ id: second }] = await t.ctx.database.rows<{ id: number }>(
+    const [{ id: second }] = await rowsOf<{ id: number }>(t.ctx.db,
       sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id) values (${owner.userId}, 'segunda', 'x', 1) returning id`,
     );
     await addContacts(owner.userId, second, 1, 10);
@@ -224,7 +225,7 @@ describe('filter options', () => {
     await addContacts(owner.userId, second, 11, 5);
     expect(await count(second)).toBe(15);
     await t.ctx.db.execute(sql`delete from kommo_accounts where id = ${second}`);
-    expect((await t.ctx.database.rows(sql`select 1 from contacts where account_id = ${second}`)).length).toBe(0);
+    expect((await rowsOf(t.ctx.db, sql`select 1 from contacts where account_id = ${second}`)).length).toBe(0);
     expect((await get(`/api/contacts/${second}/count`)).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tagsForSeed } from '@masivo/simulators/data';
+import { sql } from 'drizzle-orm';
+import { countScenarios, tagsForSeed } from '@masivo/simulators/data';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
+import { rowsOf } from '../src/db/sql';
+import { createCountCache } from '../src/services/contacts/count-cache';
+import { contactFilterSql, countContacts } from '../src/services/contacts/filter-engine';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
 
 /**
@@ -13,24 +17,7 @@ let env: KommoTestEnv;
 let headers: { authorization: string };
 let accountId: number;
 
-function scenarios(): Array<[string, ContactFilterInput]> {
-  const [t1, t2, t3] = tagsForSeed(SEED);
-  return [
-    ['search name "mar"', { searchQuery: 'mar' }],
-    ['search email "hotmail"', { searchQuery: 'hotmail' }],
-    ['search phone "11 2345"', { searchQuery: '11 2345' }],
-    ['tags AND (2)', { tags: [t1, t2], tagOperator: 'AND' }],
-    ['tags OR (2)', { tags: [t1, t2], tagOperator: 'OR' }],
-    ['field specific Plan=Pro', { customFieldFilters: { Plan: { mode: 'specific', values: ['Pro'] } } }],
-    ['field contains Ciudad "san"', { customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'san' } } }],
-    ['field exists Origen', { customFieldFilters: { Origen: { mode: 'exists' } } }],
-    ['field notExists Origen', { customFieldFilters: { Origen: { mode: 'notExists' } } }],
-    [
-      'combined search+tags+fields',
-      { searchQuery: 'a', tags: [t1, t2, t3], tagOperator: 'OR', customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Empresa'] }, Ciudad: { mode: 'exists' } } },
-    ],
-  ];
-}
+const scenarios = (): Array<[string, ContactFilterInput]> => countScenarios(SEED);
 
 function query(f: ContactFilterInput): URLSearchParams {
   const q = new URLSearchParams();
@@ -118,4 +105,109 @@ describe('counts equal the rows the filter returns', () => {
     // The data change must be visible in most scenarios, or this test could not catch a stale cache.
     expect(changed).toBeGreaterThanOrEqual(8);
   }, 60_000);
+});
+
+/**
+ * Issue 16, second step: exact counts come from narrow tables kept by statement triggers
+ * (0010_contact_counts.sql). Whatever writes contacts (the sync, or plain SQL here: deletes, tag
+ * and field edits, renames, inserts), each count must still equal the rows the filter selects on
+ * contacts itself, and the narrow tables must equal a rebuild from contacts. Without one of the
+ * insert, update or delete triggers, one of these checks fails.
+ */
+describe('exact counts from the narrow tables follow every write', () => {
+  const db = () => env.t.ctx.db;
+  let userId: number;
+
+  /** The filter's rows counted on contacts itself, the reference every count must meet. */
+  async function reference(filter: ContactFilterInput): Promise<number> {
+    const [row] = await rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from contacts c where ${contactFilterSql({ userId, accountId, filter })}`);
+    return Number(row.n);
+  }
+
+  function extraScenarios(): Array<[string, ContactFilterInput]> {
+    const [t1, t2, t3] = tagsForSeed(SEED);
+    return [
+      ['every contact', {}],
+      ['one tag', { tags: [t3] }],
+      ['three tags OR', { tags: [t1, t2, t3], tagOperator: 'OR' }],
+      ['Plan in two values', { customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Empresa'] } } }],
+      ['Ciudad contains "mar"', { customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'mar' } } }],
+      ['notExists Ciudad and tag', { tags: [t1], customFieldFilters: { Ciudad: { mode: 'notExists' } } }],
+      ['search and contains', { searchQuery: 'ez', customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'san' } } }],
+    ];
+  }
+
+  async function expectAllExact(when: string) {
+    for (const [name, f] of [...scenarios(), ...extraScenarios()]) {
+      const expected = await reference(f);
+      expect({ when, name, count: await countContacts(db(), { userId, accountId, filter: f }) }).toEqual({ when, name, count: expected });
+    }
+    // The narrow tables equal a rebuild from contacts.
+    const [diff] = await rowsOf<{ search: number; keys: number }>(
+      db(),
+      sql`select
+        (select count(*)::int from (
+          (select id, contact_search_text(name, email, phone, phone_raw) from contacts where account_id = ${accountId}
+           except select contact_id, search from contact_search where account_id = ${accountId})
+          union all
+          (select contact_id, search from contact_search where account_id = ${accountId}
+           except select id, contact_search_text(name, email, phone, phone_raw) from contacts where account_id = ${accountId})) d) as search,
+        (select count(*)::int from (
+          (select k, count(*) from contacts c, unnest(contact_counted_keys(c.tags, c.custom_fields)) k where c.account_id = ${accountId} group by 1
+           except select key, n from contact_key_counts where account_id = ${accountId} and n <> 0)
+          union all
+          (select key, n from contact_key_counts where account_id = ${accountId} and n <> 0
+           except select k, count(*) from contacts c, unnest(contact_counted_keys(c.tags, c.custom_fields)) k where c.account_id = ${accountId} group by 1)) d) as keys`,
+    );
+    expect({ when, ...diff }).toEqual({ when, search: 0, keys: 0 });
+  }
+
+  beforeAll(async () => {
+    const [row] = await rowsOf<{ user_id: number }>(db(), sql`select user_id from kommo_accounts where id = ${accountId}`);
+    userId = row.user_id;
+  });
+
+  it('after deletes, tag and field edits, renames and inserts, on every scenario', async () => {
+    await expectAllExact('after the syncs');
+    const [t1, , t3] = tagsForSeed(SEED);
+    const ids = (await rowsOf<{ id: number }>(db(), sql`select id from contacts where account_id = ${accountId} order by id limit 60`)).map((r) => Number(r.id));
+
+    await db().execute(sql`delete from contacts where id = any(${`{${ids.slice(0, 10).join(',')}}`}::bigint[])`);
+    await expectAllExact('after deletes');
+
+    await db().execute(sql`update contacts set tags = array[${t1}::text, ${t3}::text] where id = any(${`{${ids.slice(10, 30).join(',')}}`}::bigint[])`);
+    await db().execute(sql`update contacts set tags = '{}' where id = any(${`{${ids.slice(30, 35).join(',')}}`}::bigint[])`);
+    await expectAllExact('after tag edits');
+
+    await db().execute(sql`update contacts set custom_fields = custom_fields - 'Origen' || '{"Plan": "Pro", "Ciudad": "Mar del Plata"}'::jsonb
+      where id = any(${`{${ids.slice(35, 50).join(',')}}`}::bigint[])`);
+    await db().execute(sql`update contacts set custom_fields = '{}' where id = any(${`{${ids.slice(50, 55).join(',')}}`}::bigint[])`);
+    await expectAllExact('after field edits');
+
+    await db().execute(sql`update contacts set name = 'MARTA Márquez', email = 'marta@HOTMAIL.com', phone_raw = '11 2345 0000'
+      where id = any(${`{${ids.slice(55, 60).join(',')}}`}::bigint[])`);
+    await expectAllExact('after renames');
+
+    await db().execute(sql`insert into contacts (user_id, account_id, kommo_id, name, email, tags, custom_fields)
+      select ${userId}, ${accountId}, 900000 + g, 'Mariano ' || g, 'm' || g || '@hotmail.com', array[${t1}::text], '{"Plan": "Empresa", "Ciudad": "San Juan"}'::jsonb
+      from generate_series(1, 12) g`);
+    await expectAllExact('after inserts');
+  }, 60_000);
+
+  it('the screen gets the exact count, or an estimate flagged as one while the exact count runs', async () => {
+    const [, filter] = scenarios()[0];
+    const expected = await reference(filter);
+    // A budget of 0 ms: unless the exact count is known within moments, an estimate answers. A
+    // sample of a table this small is the whole table, so even the estimate is right here.
+    const counts = createCountCache(db(), { budgetMs: 0 });
+    const first = await counts.count(userId, accountId, filter);
+    expect(first.count).toBe(expected);
+    expect(await counts.exact(userId, accountId, filter)).toBe(expected);
+    // Once known, the exact figure is what every ask gets, without waiting.
+    expect(await counts.count(userId, accountId, filter)).toEqual({ count: expected, approximate: false });
+
+    // A write bumps the data version: the cached figure is never served again.
+    await db().execute(sql`delete from contacts where id = (select min(id) from contacts c where ${contactFilterSql({ userId, accountId, filter })})`);
+    expect(await counts.exact(userId, accountId, filter)).toBe(expected - 1);
+  });
 });

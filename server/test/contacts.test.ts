@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { rowsOf } from '../src/db/sql';
 
 /**
  * Every contacts call against one synced simulator account. Each filter is checked against a
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const status = await waitForSync(env.t, headers, accountId);
   expect(status.sync_total_contacts).toBe(700);
   all = (
-    await env.t.ctx.database.rows<Row & { id: string }>(
+    await rowsOf<Row & { id: string }>(env.t.ctx.db,
       sql`select id, name, phone, phone_raw, email, tags, custom_fields from contacts where account_id = ${accountId} order by id`,
     )
   ).map((r) => ({ ...r, id: Number(r.id) }));
@@ -181,7 +182,7 @@ describe('contacts API', () => {
     // A different filter is a different question.
     expect((await get(`/api/contacts/recipient-count?account_id=${accountId}&${query({ tags: ['vip'], tagOperator: 'AND' })}`)).json().count).toBe(before + 3);
     await env.t.ctx.db.execute(sql`update contacts set tags = array_remove(tags, 'vip') where account_id = ${accountId} and id in (select id from contacts where account_id = ${accountId} order by id limit 3) and id not in (5, 6)`);
-    all = (await env.t.ctx.database.rows<Row & { id: string }>(sql`select id, name, phone, phone_raw, email, tags, custom_fields from contacts where account_id = ${accountId} order by id`)).map((r) => ({ ...r, id: Number(r.id) }));
+    all = (await rowsOf<Row & { id: string }>(env.t.ctx.db, sql`select id, name, phone, phone_raw, email, tags, custom_fields from contacts where account_id = ${accountId} order by id`)).map((r) => ({ ...r, id: Number(r.id) }));
   });
 
   it('lists tags and filterable custom fields', async () => {

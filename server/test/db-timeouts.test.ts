@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { allowLongStatements, openDatabase, type Database } from '../src/db/client';
+import { rowsOf } from '../src/db/sql';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -30,11 +31,11 @@ describe.runIf(url)('on PostgreSQL', () => {
 
   it('cancels a statement past the timeout (SQLSTATE 57014) and keeps serving', async () => {
     const started = performance.now();
-    const err = await database.rows(sql`select pg_sleep(3)`).catch((e: unknown) => e);
+    const err = await rowsOf(database.db, sql`select pg_sleep(3)`).catch((e: unknown) => e);
     const code = (err as { code?: string; cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
     expect(code).toBe('57014');
     expect(performance.now() - started).toBeLessThan(2_500);
-    expect(await database.rows(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+    expect(await rowsOf(database.db, sql`select 1 as one`)).toEqual([{ one: 1 }]);
   });
 
   it('lets a transaction that asks for it run longer, and only that transaction', async () => {
@@ -42,7 +43,7 @@ describe.runIf(url)('on PostgreSQL', () => {
       await allowLongStatements(tx, 5_000);
       await tx.execute(sql`select pg_sleep(0.6)`);
     });
-    const err = await database.rows(sql`select pg_sleep(0.6)`).catch((e: unknown) => e);
+    const err = await rowsOf(database.db, sql`select pg_sleep(0.6)`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
   });
 
@@ -55,7 +56,7 @@ describe.runIf(url)('on PostgreSQL', () => {
     await new Promise((r) => setTimeout(r, 50));
     try {
       const started = performance.now();
-      const err = (await database.rows(sql`select 1`).catch((e: unknown) => e)) as Error & { cause?: Error };
+      const err = (await rowsOf(database.db, sql`select 1`).catch((e: unknown) => e)) as Error & { cause?: Error };
       expect(String(err?.cause?.message ?? err?.message)).toMatch(/timeout/i);
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {

@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createContext } from '../src/context';
 import { startCampaignEngine } from '../src/engine/campaigns/index';
-import { createCampaign, pauseCampaign, startCampaign } from '../src/services/campaigns/campaigns-service';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { createCampaign } from '../src/services/campaigns/create-campaign';
+import { pauseCampaign } from '../src/services/campaigns/pause-campaign';
+import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { rowsOf } from '../src/db/sql';
 import { FAST_ENGINE, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 const A = { phoneNumberId: '1001', wabaId: '2001', token: 'tok-a', rate: 50 };

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { retryFailed, retryUnknown, startCampaign } from '../src/services/campaigns/campaigns-service';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { retryFailed, retryUnknown } from '../src/services/campaigns/retry-failed';
+import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { rowsOf } from '../src/db/sql';
 import { phoneKey } from '../src/lib/phone';
 import { digitsOf, phoneOf } from './helpers/campaign-fixtures';
 import { countersFromRows, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';

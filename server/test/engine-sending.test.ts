@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { rowsOf } from '../src/db/sql';
 import { countersFromRows, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /** Two numbers on the simulator, each with 60 contacts of its own. */

@@ -4,6 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
 import { contactFilterSql, countContacts, listContacts } from '../src/services/contacts/filter-engine';
 import { createTestApp, type TestApp } from './helpers/app';
+import { rowsOf } from '../src/db/sql';
 
 /**
  * The filter engine against a small hand-made account, so each expected set is obvious.
@@ -44,7 +45,7 @@ beforeAll(async () => {
   ({ userId } = await t.signUp());
   const ids = [];
   for (const sub of ['uno', 'dos']) {
-    const [row] = (await t.ctx.database.rows<{ id: number }>(
+    const [row] = (await rowsOf<{ id: number }>(t.ctx.db,
       sql`insert into kommo_accounts (user_id, subdomain, access_token_enc, phone_field_id) values (${userId}, ${sub}, 'x', 1) returning id`,
     ));
     ids.push(row.id);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { rowsOf } from '../src/db/sql';
 
 let env: KommoTestEnv;
 let headers: { authorization: string };
@@ -47,7 +48,7 @@ describe('CRM accounts API', () => {
     });
     expect(JSON.stringify(account)).not.toContain('tok-acme');
     expect(account).not.toHaveProperty('access_token');
-    const [row] = await env.t.ctx.database.rows<{ access_token_enc: string }>(
+    const [row] = await rowsOf<{ access_token_enc: string }>(env.t.ctx.db,
       sql`select access_token_enc from kommo_accounts where id = ${account.id}`,
     );
     expect(row.access_token_enc).not.toContain('tok-acme');
@@ -97,11 +98,11 @@ describe('CRM accounts API', () => {
     let res = await inject({ method: 'PUT', url: `/api/kommo/accounts/${account.id}`, payload: { phone_field_id: 77, access_token: '' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().phone_field_id).toBe(77);
-    let [row] = await env.t.ctx.database.rows<{ access_token_enc: string }>(sql`select access_token_enc from kommo_accounts where id = ${account.id}`);
+    let [row] = await rowsOf<{ access_token_enc: string }>(env.t.ctx.db, sql`select access_token_enc from kommo_accounts where id = ${account.id}`);
     expect(env.t.ctx.secrets.open(row.access_token_enc)).toBe('tok-editable');
     res = await inject({ method: 'PUT', url: `/api/kommo/accounts/${account.id}`, payload: { access_token: 'nuevo', subdomain: 'editada' } });
     expect(res.json().subdomain).toBe('editada');
-    [row] = await env.t.ctx.database.rows<{ access_token_enc: string }>(sql`select access_token_enc from kommo_accounts where id = ${account.id}`);
+    [row] = await rowsOf<{ access_token_enc: string }>(env.t.ctx.db, sql`select access_token_enc from kommo_accounts where id = ${account.id}`);
     expect(env.t.ctx.secrets.open(row.access_token_enc)).toBe('nuevo');
     res = await inject({ method: 'PUT', url: `/api/kommo/accounts/${account.id}`, payload: { subdomain: 'no válido' } });
     expect(res.statusCode).toBe(400);

@@ -6,10 +6,9 @@ import { clean } from '../src/engine/kommo-sync/contact-mapper';
 import { MAX_SYNC_PAGES, walkContacts } from '../src/engine/kommo-sync/page-walker';
 import { SyncStopError } from '../src/engine/kommo-sync/sync-errors';
 import { createKommoClient } from '../src/integrations/kommo/client';
-import { KommoError } from '../src/integrations/kommo/errors';
+import { KommoError, kommoDeadline } from '../src/integrations/kommo/errors';
 import { createRateLimiter, LIMITER_CAP, limiterCount, limiterFor } from '../src/integrations/kommo/rate-limiter';
 import type { KommoContact } from '../src/integrations/kommo/types';
-import { toAppError } from '../src/services/kommo-accounts/kommo-errors';
 import { AppError } from '../src/lib/errors';
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -183,7 +182,7 @@ describe('Kommo client limits', () => {
   });
 
   it('L2: our own deadline becomes a Spanish 504, not a 500', () => {
-    const err = toAppError(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    const err = kommoDeadline(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).statusCode).toBe(504);
     expect((err as AppError).message).toMatch(/Kommo tardó demasiado/);

@@ -4,6 +4,7 @@ import { confirmUnseen } from '../src/engine/kommo-sync/prune-guard';
 import { startKommoSyncRunner } from '../src/engine/kommo-sync/sync-runner';
 import { createKommoClient } from '../src/integrations/kommo/client';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { rowsOf } from '../src/db/sql';
 
 let env: KommoTestEnv;
 let headers: { authorization: string };
@@ -43,13 +44,13 @@ async function sync(accountId: number, full?: boolean) {
 }
 
 async function count(accountId: number) {
-  const [{ n }] = await env.t.ctx.database.rows<{ n: number }>(sql`select count(*)::int n from contacts where account_id = ${accountId}`);
+  const [{ n }] = await rowsOf<{ n: number }>(env.t.ctx.db, sql`select count(*)::int n from contacts where account_id = ${accountId}`);
   return Number(n);
 }
 
 async function waitProgress(accountId: number, min: number) {
   for (let i = 0; i < 400; i++) {
-    const [row] = await env.t.ctx.database.rows<{ p: number }>(sql`select sync_progress_contacts p from kommo_accounts where id = ${accountId}`);
+    const [row] = await rowsOf<{ p: number }>(env.t.ctx.db, sql`select sync_progress_contacts p from kommo_accounts where id = ${accountId}`);
     if (row.p >= min) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -116,7 +117,7 @@ describe('M4: the check by id before deleting', () => {
     const id = await createAccount('revisa', 120);
     await sync(id);
     env.sim.deleteContact('revisa', 7);
-    const [acc] = await env.t.ctx.database.rows<{ user_id: number; g: number }>(
+    const [acc] = await rowsOf<{ user_id: number; g: number }>(env.t.ctx.db,
       sql`select user_id, sync_generation g from kommo_accounts where id = ${id}`,
     );
     // As if the walk of a new generation had seen nothing: every contact is unseen.
@@ -132,7 +133,7 @@ describe('M4: the check by id before deleting', () => {
       mapper: { phoneFieldId: env.sim.fields('revisa').phoneFieldId, country: 'AR' },
       signal: new AbortController().signal,
     });
-    const unseen = await env.t.ctx.database.rows<{ kommo_id: string }>(
+    const unseen = await rowsOf<{ kommo_id: string }>(env.t.ctx.db,
       sql`select kommo_id from contacts where account_id = ${id} and sync_generation <> ${generation}`,
     );
     expect(unseen.map((r) => Number(r.kommo_id))).toEqual([7]);
@@ -152,7 +153,7 @@ describe('M5: text that ends in an emoji at the limit', () => {
     env.sim.updateContact('emoji', 2, { name: 'b'.repeat(500) + '😀', first_name: 'solo \ud83d mitad' });
     const status = await sync(id);
     expect(status).toMatchObject({ sync_status: 'synced', sync_total_contacts: 3 });
-    const rows = await env.t.ctx.database.rows<{ kommo_id: string; name: string; first_name: string }>(
+    const rows = await rowsOf<{ kommo_id: string; name: string; first_name: string }>(env.t.ctx.db,
       sql`select kommo_id, name, first_name from contacts where account_id = ${id} order by kommo_id`,
     );
     expect(rows[0].name).toBe('a'.repeat(499) + '😀');
@@ -219,7 +220,7 @@ describe('M11: edits, cancel and fair slots', () => {
       await startSync(b);
       const status = await waitForSync(env.t, headers, b, 10_000);
       expect(status.sync_status).toBe('synced');
-      const slow = await env.t.ctx.database.rows<{ s: string }>(sql`select sync_status s from kommo_accounts where id in (${a1}, ${a2})`);
+      const slow = await rowsOf<{ s: string }>(env.t.ctx.db, sql`select sync_status s from kommo_accounts where id in (${a1}, ${a2})`);
       expect(slow.some((r) => r.s === 'syncing')).toBe(true);
       env.sim.configure({ latencyMs: 0 });
       await waitForSync(env.t, hog.headers, a1, 30_000);

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { contactAt } from '@masivo/simulators/data';
 import { toE164 } from '../src/lib/phone';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { rowsOf } from '../src/db/sql';
 
 let env: KommoTestEnv;
 let headers: { authorization: string };
@@ -39,7 +40,7 @@ async function sync(accountId: number, full?: boolean) {
 }
 
 async function contactRows(accountId: number) {
-  return env.t.ctx.database.rows<{ kommo_id: string; name: string; phone: string | null; phone_raw: string | null; email: string | null; tags: string[]; custom_fields: Record<string, string> }>(
+  return rowsOf<{ kommo_id: string; name: string; phone: string | null; phone_raw: string | null; email: string | null; tags: string[]; custom_fields: Record<string, string> }>(env.t.ctx.db,
     sql`select kommo_id, name, phone, phone_raw, email, tags, custom_fields from contacts where account_id = ${accountId} order by kommo_id`,
   );
 }
@@ -72,9 +73,9 @@ describe('contact sync', () => {
     const fields = new Set(rows.flatMap((r) => Object.keys(r.custom_fields)));
     expect([...fields].sort()).toEqual(['Ciudad', 'Fecha de nacimiento', 'Origen', 'Plan']);
     expect(rows.find((r) => r.custom_fields['Fecha de nacimiento'])?.custom_fields['Fecha de nacimiento']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const [{ n }] = await env.t.ctx.database.rows<{ n: number }>(sql`select count(*)::int n from kommo_custom_fields where account_id = ${id}`);
+    const [{ n }] = await rowsOf<{ n: number }>(env.t.ctx.db, sql`select count(*)::int n from kommo_custom_fields where account_id = ${id}`);
     expect(n).toBe(7);
-    const [{ country }] = await env.t.ctx.database.rows<{ country: string }>(sql`select country from kommo_accounts where id = ${id}`);
+    const [{ country }] = await rowsOf<{ country: string }>(env.t.ctx.db, sql`select country from kommo_accounts where id = ${id}`);
     expect(country).toBe('AR');
   });
 
@@ -150,13 +151,13 @@ describe('contact sync', () => {
     expect(res.statusCode).toBe(202);
     // Let a few pages land, then stop the process the hard way: the lease is left behind.
     for (let i = 0; i < 200; i++) {
-      const [row] = await env.t.ctx.database.rows<{ p: number }>(sql`select sync_progress_contacts p from kommo_accounts where id = ${id}`);
+      const [row] = await rowsOf<{ p: number }>(env.t.ctx.db, sql`select sync_progress_contacts p from kommo_accounts where id = ${id}`);
       if (row.p >= 1000) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     await env.runner!.stop();
     await env.t.ctx.db.execute(sql`update kommo_accounts set sync_lease_owner = 'dead', sync_lease_expires_at = now() + interval '1 hour' where id = ${id}`);
-    const [mid] = await env.t.ctx.database.rows<{ sync_status: string; p: number; sync_state: { cursor?: unknown } }>(
+    const [mid] = await rowsOf<{ sync_status: string; p: number; sync_state: { cursor?: unknown } }>(env.t.ctx.db,
       sql`select sync_status, sync_progress_contacts p, sync_state from kommo_accounts where id = ${id}`,
     );
     expect(mid.sync_status).toBe('syncing');
@@ -196,7 +197,7 @@ describe('contact sync', () => {
   });
 
   it('keeps every contact of one user apart from other users', async () => {
-    const [{ n }] = await env.t.ctx.database.rows<{ n: number }>(sql`select count(*)::int n from contacts where user_id <> ${userId}`);
+    const [{ n }] = await rowsOf<{ n: number }>(env.t.ctx.db, sql`select count(*)::int n from contacts where user_id <> ${userId}`);
     expect(n).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../src/services/templates/status-update';
-import { NUMBER, createAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './whatsapp-fixtures';
+import { NUMBER, createAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './helpers/whatsapp-fixtures';
 
 /**
  * The webhook route belongs to the campaign suite; here the simulator's real

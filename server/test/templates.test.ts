@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NUMBER, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './whatsapp-fixtures';
+import { NUMBER, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './helpers/whatsapp-fixtures';
+import { rowsOf } from '../src/db/sql';
 
 let bed: WhatsAppTestBed;
 let owner: { headers: { authorization: string }; userId: number };
@@ -111,7 +112,7 @@ describe('sync', () => {
     // A token that was valid when saved (ownership is verified then) and was revoked since.
     bed.sim.addNumber({ ...NUMBER, phoneNumberId: '1009', token: 'tok-1009' });
     const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1009', access_token: 'tok-1009' });
-    await bed.t.ctx.database.rows(
+    await rowsOf(bed.t.ctx.db,
       sql`update whatsapp_accounts set access_token_enc = ${bed.t.ctx.secrets.seal('caducado')} where id = ${bad.id}`,
     );
     const res = await call('POST', '/sync', owner.headers, { whatsapp_account_id: bad.id });
@@ -170,7 +171,7 @@ describe('reading templates', () => {
 
   it('lists the synced Kommo custom fields of the user’s Kommo account only', async () => {
     const kommoId = await insertKommoAccount(bed.t, owner.userId);
-    await bed.t.ctx.database.rows(sql`
+    await rowsOf(bed.t.ctx.db, sql`
       insert into kommo_custom_fields (account_id, user_id, field_id, name, type, code) values
         (${kommoId}, ${owner.userId}, 11, 'Ciudad', 'text', null), (${kommoId}, ${owner.userId}, 12, 'Plan', 'select', null)`);
     const res = await call('GET', `/kommo/${kommoId}/custom-fields`, owner.headers);
@@ -239,7 +240,7 @@ describe('creating a template', () => {
     expect(res.json().template.components.map((c: { type: string }) => c.type)).toEqual(['BODY']);
   });
 
-  it('keeps a template Meta refused, with Meta’s reason, and resubmits it later', async () => {
+  it('shows a template Meta refused as rejected, with Meta’s reason, and resubmits it later', async () => {
     const refused = await call('POST', '/create', owner.headers, createPayload({
       name: 'empieza_con_variable',
       components: [{ type: 'BODY', text: '{{1}} tu pedido sale hoy' }],
@@ -249,15 +250,17 @@ describe('creating a template', () => {
     const body = refused.json();
     expect(body.success).toBe(false);
     expect(body.message).toMatch(/^Meta rechazó la plantilla\. \(Meta #100\/2388299: /);
-    expect(body.template).toMatchObject({ status: 'draft', meta_id: null });
-    expect(body.template.submission_error).toBe(body.message);
+    // Issue 15: a refusal reads `rejected` with Meta's reason, not `draft`.
+    expect(body.template).toMatchObject({ status: 'rejected', meta_id: null, rejection_reason: body.message, submission_error: null });
     const again = await call('POST', `/${body.template.id}/submit`, owner.headers);
-    expect(again.json().success).toBe(false);
+    expect(again.json()).toMatchObject({ success: false, template: { status: 'rejected' } });
 
     bed.sim.configure({ managementHourlyLimit: 0 });
     const limited = await call('POST', '/create', owner.headers, createPayload({ name: 'limitada' }));
     bed.sim.configure({ managementHourlyLimit: 1_000_000 });
-    expect(limited.json()).toMatchObject({ success: false, template: { status: 'draft' } });
+    // A rate limit is not a refusal: the template stays a draft, with the error to retry on.
+    expect(limited.json()).toMatchObject({ success: false, template: { status: 'draft', rejection_reason: null } });
+    expect(limited.json().template.submission_error).toBe(limited.json().message);
     expect(limited.json().message).toMatch(/#80008/);
     const resubmitted = await call('POST', `/${limited.json().template.id}/submit`, owner.headers);
     expect(resubmitted.statusCode).toBe(200);

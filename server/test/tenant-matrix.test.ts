@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/services/campaigns/sql';
+import { rowsOf } from '../src/db/sql';
 import { insertContact, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
 

@@ -12,6 +12,7 @@ import { createSecretBox } from '../src/lib/secret-box';
 import { blacklistedKeys } from '../src/services/blacklist/is-blacklisted';
 import { createTestApp, type TestApp } from './helpers/app';
 import { insertKommoAccount, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
+import { rowsOf } from '../src/db/sql';
 
 const WEBHOOK_SECRET = 'tenant-ownership-webhook-secret';
 /** Tenant B's real number, and tenant A's own (another WABA, another token). */
@@ -86,9 +87,9 @@ async function until(check: () => Promise<boolean>, ms = 5_000) {
 }
 
 const optOutsOf = (userId: number) =>
-  t.ctx.database.rows<{ phone_key: string }>(sql`select phone_key from opt_outs where user_id = ${userId}`);
+  rowsOf<{ phone_key: string }>(t.ctx.db, sql`select phone_key from opt_outs where user_id = ${userId}`);
 const blacklistOf = (accountId: number) =>
-  t.ctx.database.rows<{ phone_key: string }>(sql`select phone_key from blacklist where account_id = ${accountId}`);
+  rowsOf<{ phone_key: string }>(t.ctx.db, sql`select phone_key from blacklist where account_id = ${accountId}`);
 
 describe('M1: a Meta number belongs to the tenant who proves it', () => {
   it('refuses another tenant’s number, whatever ids are typed, in Spanish', async () => {
@@ -101,7 +102,7 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
     const foreignNumber = await api('POST', '/whatsapp-accounts', a.headers, account({ ...A_NUMBER, phoneNumberId: B_NUMBER.phoneNumberId }));
     expect(foreignNumber.statusCode).toBe(400);
     expect(foreignNumber.json().error).toMatch(/no confirma que el ID del número/);
-    const rows = await t.ctx.database.rows(sql`select id from whatsapp_accounts where user_id = ${a.userId}`);
+    const rows = await rowsOf(t.ctx.db, sql`select id from whatsapp_accounts where user_id = ${a.userId}`);
     expect(rows).toHaveLength(0);
   });
 
@@ -138,7 +139,7 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
     expect((await postWebhook(inbound('7201', '9999', '5491155550999', 'STOP'))).statusCode).toBe(200);
     const key = phoneKey('+5491155550123');
     await until(async () => (await optOutsOf(victim.userId)).length > 0);
-    await until(async () => (await t.ctx.database.rows(sql`select id from webhook_events`)).length === 0);
+    await until(async () => (await rowsOf(t.ctx.db, sql`select id from webhook_events`)).length === 0);
     expect((await optOutsOf(victim.userId)).map((r) => r.phone_key)).toEqual([key]);
     expect(await blacklistOf(victimKommo)).toEqual([{ phone_key: key }]);
     expect(await optOutsOf(attacker.userId)).toEqual([]);
@@ -160,7 +161,7 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
     };
     expect((await postWebhook(templateEvent)).statusCode).toBe(200);
     const statusOf = async (waId: number) =>
-      (await t.ctx.database.rows<{ status: string }>(sql`select status from templates where whatsapp_account_id = ${waId}`))[0]?.status;
+      (await rowsOf<{ status: string }>(t.ctx.db, sql`select status from templates where whatsapp_account_id = ${waId}`))[0]?.status;
     await until(async () => (await statusOf(victimWa)) === 'rejected');
     expect(await statusOf(attackerWa)).toBe('approved');
   });
@@ -169,7 +170,7 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
     const u = await t.signUp();
     const legacy = await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, u.userId, { ...A_NUMBER, ownerVerified: false });
     await postWebhook(inbound(A_NUMBER.phoneNumberId, A_NUMBER.wabaId, '5491177770001', 'BAJA'));
-    await until(async () => (await t.ctx.database.rows(sql`select id from webhook_events`)).length === 0);
+    await until(async () => (await rowsOf(t.ctx.db, sql`select id from webhook_events`)).length === 0);
     expect(await optOutsOf(u.userId)).toEqual([]);
     const tested = await api('POST', `/whatsapp-accounts/${legacy}/test`, u.headers);
     expect(tested.json()).toMatchObject({ success: true });
@@ -205,7 +206,7 @@ describe('M2: no opt-out is ever lost', () => {
     expect(await blacklistedKeys(t.ctx.db, stranger.userId, null, [key])).toEqual(new Set());
 
     // The operator lifts it on purpose: it goes from the blacklist and from the opt-outs.
-    const [entry] = await t.ctx.database.rows<{ id: number }>(sql`select id from blacklist where account_id = ${k1}`);
+    const [entry] = await rowsOf<{ id: number }>(t.ctx.db, sql`select id from blacklist where account_id = ${k1}`);
     expect((await api('DELETE', `/blacklist/${k1}/${entry!.id}`, u.headers)).statusCode).toBe(200);
     expect(await blacklistedKeys(t.ctx.db, u.userId, k1, [key])).toEqual(new Set());
     // The other account's own blacklist entry still holds for its campaigns.
@@ -217,7 +218,7 @@ describe('M2: no opt-out is ever lost', () => {
     const kommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, u.userId, 'borrar');
     const wa = await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, u.userId, { ...A_NUMBER, phoneNumberId: '7401', kommoAccountId: kommo });
     const template = await insertTemplate(t.ctx.db, u.userId, wa);
-    const [campaign] = await t.ctx.database.rows<{ id: number }>(sql`
+    const [campaign] = await rowsOf<{ id: number }>(t.ctx.db, sql`
       insert into campaigns (user_id, name, status, kommo_account_id, whatsapp_account_id, template_id)
       values (${u.userId}, 'c', 'paused', ${kommo}, ${wa}, ${template}) returning id`);
     for (const url of [`/kommo/accounts/${kommo}`, `/whatsapp-accounts/${wa}`]) {
@@ -226,7 +227,7 @@ describe('M2: no opt-out is ever lost', () => {
       expect(res.json().error).toMatch(/campaña sin terminar/);
     }
     expect(await blacklistOf(kommo)).toEqual([]);
-    await t.ctx.database.rows(sql`update campaigns set status = 'completed' where id = ${campaign!.id}`);
+    await rowsOf(t.ctx.db, sql`update campaigns set status = 'completed' where id = ${campaign!.id}`);
     expect((await api('DELETE', `/whatsapp-accounts/${wa}`, u.headers)).statusCode).toBe(200);
     expect((await api('DELETE', `/kommo/accounts/${kommo}`, u.headers)).statusCode).toBeLessThan(300);
   });
@@ -240,7 +241,7 @@ describe('M10: a stored token that no longer decrypts', () => {
     const id = created.json().id as number;
     // Sealed under another APP_SECRET, as after the secret changed.
     const foreign = createSecretBox('otro-secreto-otro-secreto-otro-secreto').seal(A_NUMBER.token);
-    await t.ctx.database.rows(sql`update whatsapp_accounts set access_token_enc = ${foreign} where id = ${id}`);
+    await rowsOf(t.ctx.db, sql`update whatsapp_accounts set access_token_enc = ${foreign} where id = ${id}`);
 
     const tested = await api('POST', `/whatsapp-accounts/${id}/test`, u.headers);
     expect(tested.statusCode).toBe(200);

@@ -23,13 +23,13 @@ describe('placeholders', () => {
     expect(placeholderProblem('a {{nombre}} b', 'cuerpo')).toMatch(/llaves dobles/);
   });
 
-  it('names header variables apart from body ones; media headers have none', () => {
+  it('names header variables apart from body ones; a media header is one header_media slot', () => {
     const slots = templateVariableSlots([
       { type: 'HEADER', format: 'TEXT', text: 'Hola {{1}}' },
       { type: 'BODY', text: '{{1}} y {{2}}' },
     ]);
     expect(slots.map((s) => s.key)).toEqual(['header_variable_1', 'variable_1', 'variable_2']);
-    expect(templateVariableSlots([{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }])).toEqual([]);
+    expect(templateVariableSlots([{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }]).map((s) => s.key)).toEqual(['header_media']);
   });
 });
 

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSendComponents } from '../src/services/variables/render';
 import { assertTemplateUsable } from '../src/services/variables/template-readiness';
-import { NUMBER, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './whatsapp-fixtures';
+import { NUMBER, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './helpers/whatsapp-fixtures';
+import { rowsOf } from '../src/db/sql';
 
 let bed: WhatsAppTestBed;
 let owner: { headers: { authorization: string }; userId: number };
@@ -36,19 +37,19 @@ beforeAll(async () => {
   promoId = list.find((t: { name: string }) => t.name === 'promo').id;
   plainId = list.find((t: { name: string }) => t.name === 'simple').id;
 
-  await bed.t.ctx.database.rows(sql`
+  await rowsOf(bed.t.ctx.db, sql`
     insert into kommo_custom_fields (account_id, user_id, field_id, name, type, code) values
       (${kommoId}, ${owner.userId}, 1, 'Teléfono', 'multitext', 'PHONE'),
       (${kommoId}, ${owner.userId}, 2, 'Email', 'multitext', 'EMAIL'),
       (${kommoId}, ${owner.userId}, 3, 'Plan', 'select', null),
       (${kommoId}, ${owner.userId}, 4, 'Ciudad', 'text', null)`);
-  const [c] = await bed.t.ctx.database.rows<{ id: number }>(sql`
+  const [c] = await rowsOf<{ id: number }>(bed.t.ctx.db, sql`
     insert into contacts (user_id, account_id, kommo_id, name, first_name, last_name, phone, email, custom_fields)
     values (${owner.userId}, ${kommoId}, 10, 'Ana Pérez', 'Ana', 'Pérez', '+5491122334455', null,
             ${JSON.stringify({ Plan: 'Pro', Ciudad: '' })}::jsonb) returning id`);
   contactId = Number(c!.id);
   const strangerKommo = await insertKommoAccount(bed.t, stranger.userId, 'ajeno');
-  const [s] = await bed.t.ctx.database.rows<{ id: number }>(sql`
+  const [s] = await rowsOf<{ id: number }>(bed.t.ctx.db, sql`
     insert into contacts (user_id, account_id, kommo_id, name) values (${stranger.userId}, ${strangerKommo}, 10, 'Otro') returning id`);
   strangerContactId = Number(s!.id);
 });
@@ -83,7 +84,7 @@ describe('available variables', () => {
 
   it('falls back to the field names found in synced contacts', async () => {
     const other = await insertKommoAccount(bed.t, owner.userId, 'sin-campos');
-    await bed.t.ctx.database.rows(sql`
+    await rowsOf(bed.t.ctx.db, sql`
       insert into contacts (user_id, account_id, kommo_id, custom_fields) values
         (${owner.userId}, ${other}, 1, ${JSON.stringify({ Origen: 'web' })}::jsonb)`);
     const res = await call('GET', `/${other}/available`, owner.headers);
@@ -146,6 +147,8 @@ describe('template variables and mappings', () => {
       body: 'Hola Juan, tu plan Empresa en tu ciudad tiene descuento.',
       footer: 'Responde BAJA para salir',
       processedText: 'Oferta Empresa\n\nHola Juan, tu plan Empresa en tu ciudad tiene descuento.\n\nResponde BAJA para salir',
+      headerMedia: null,
+      buttons: [],
     });
     const direct = await call('POST', `/template/${promoId}/preview`, owner.headers, { sampleData: { variable_1: 'Directo', '2': 'X' } });
     expect(direct.json().body).toBe('Hola Directo, tu plan X en tu ciudad tiene descuento.');
@@ -209,7 +212,7 @@ describe('template readiness for campaigns', () => {
       message: 'La plantilla no pertenece a la cuenta de WhatsApp seleccionada',
     });
     await expect(assertTemplateUsable(bed.t.ctx.db, stranger.userId, promoId, accountId)).rejects.toMatchObject({ statusCode: 404 });
-    await bed.t.ctx.database.rows(sql`update templates set status = 'pending' where id = ${plainId}`);
+    await rowsOf(bed.t.ctx.db, sql`update templates set status = 'pending' where id = ${plainId}`);
     await expect(assertTemplateUsable(bed.t.ctx.db, owner.userId, plainId, accountId)).rejects.toMatchObject({
       statusCode: 400,
       message: 'La plantilla no está aprobada',

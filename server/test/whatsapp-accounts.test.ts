@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NUMBER, accountPayload, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './whatsapp-fixtures';
+import { NUMBER, accountPayload, createAccount, insertKommoAccount, startWhatsAppTestBed, type WhatsAppTestBed } from './helpers/whatsapp-fixtures';
+import { rowsOf } from '../src/db/sql';
 
 let bed: WhatsAppTestBed;
 let owner: { headers: { authorization: string }; userId: number };
@@ -59,7 +60,7 @@ describe('creating a WhatsApp account', () => {
       webhook_url: 'https://masivo.example.com/api/webhooks/whatsapp',
     });
     expect(account.webhook_verify_token).toMatch(/^[\w-]{16,}$/);
-    const [row] = await bed.t.ctx.database.rows<{ access_token_enc: string }>(
+    const [row] = await rowsOf<{ access_token_enc: string }>(bed.t.ctx.db,
       sql`select access_token_enc from whatsapp_accounts where id = ${account.id}`,
     );
     expect(row!.access_token_enc).not.toContain(NUMBER.token);
@@ -119,7 +120,7 @@ describe('an existing account', () => {
   it('keeps the token when the edit leaves it blank, and replaces it when given', async () => {
     const tokenOf = async () =>
       bed.t.ctx.secrets.open(
-        (await bed.t.ctx.database.rows<{ t: string }>(sql`select access_token_enc as t from whatsapp_accounts where id = ${id}`))[0]!.t,
+        (await rowsOf<{ t: string }>(bed.t.ctx.db, sql`select access_token_enc as t from whatsapp_accounts where id = ${id}`))[0]!.t,
       );
     const noName = await inject('PUT', `/${id}`, owner.headers, { access_token: '' });
     expect(noName.statusCode).toBe(400);
@@ -184,7 +185,7 @@ describe('an existing account', () => {
     bed.sim.addNumber({ ...NUMBER, phoneNumberId: '1003', token: 'tok-1003' });
     const bad = await createAccount(bed.t, owner.headers, { phone_number_id: '1003', access_token: 'tok-1003' });
     // The token was valid when saved and is revoked later (the stored copy is what Meta now refuses).
-    await bed.t.ctx.database.rows(
+    await rowsOf(bed.t.ctx.db,
       sql`update whatsapp_accounts set access_token_enc = ${bed.t.ctx.secrets.seal('token-malo')} where id = ${bad.id}`,
     );
     const res = await inject('POST', `/${bad.id}/test`, owner.headers);
@@ -218,8 +219,8 @@ describe('an existing account', () => {
   });
 
   it('counts messages today and this month from the sender’s daily counts', async () => {
-    const [{ first }] = await bed.t.ctx.database.rows<{ first: boolean }>(sql`select extract(day from current_date) = 1 as first`);
-    await bed.t.ctx.database.rows(sql`
+    const [{ first }] = await rowsOf<{ first: boolean }>(bed.t.ctx.db, sql`select extract(day from current_date) = 1 as first`);
+    await rowsOf(bed.t.ctx.db, sql`
       insert into whatsapp_message_counts (whatsapp_account_id, day, sent) values
         (${id}, current_date, 5),
         (${id}, date_trunc('month', current_date)::date, 7),

@@ -26,7 +26,7 @@ describe('simulators CLI', () => {
       const phone = await call(`${graphUrl}/111`, { token: 'w' });
       expect(phone.json.id).toBe('111');
       const templates = await call(`${graphUrl}/222/message_templates`, { token: 'w' });
-      expect(templates.json.data.map((t: any) => t.name)).toEqual(['bienvenida', 'promo_mensual', 'recordatorio_pago']);
+      expect(templates.json.data.map((t: any) => t.name)).toEqual(['bienvenida', 'promo_mensual', 'recordatorio_pago', 'promo_imagen', 'confirmacion_pedido', 'cupon_descuento']);
     } finally {
       child.kill('SIGTERM');
     }

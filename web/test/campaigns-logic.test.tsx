@@ -21,11 +21,12 @@ describe('campaign status', () => {
     expect(campaignStatusOf(undefined)).toBe('draft');
   });
 
-  it('counts progress as settled recipients and reaches 100% only when all are settled', () => {
+  it('counts progress as messages sent over recipients (spec), never failures', () => {
     expect(campaignProgress({ total_recipients: 0, messages_sent: 0 })).toBe(0);
     expect(campaignProgress({ total_recipients: 3, messages_sent: 2 })).toBe(66);
     expect(campaignProgress({ total_recipients: 1000, messages_sent: 999 })).toBe(99);
-    expect(campaignProgress({ total_recipients: 10, messages_sent: 7, failed_count: 1, skipped_count: 1, unknown_count: 1 })).toBe(100);
+    expect(campaignProgress({ total_recipients: 10, messages_sent: 7, failed_count: 1, skipped_count: 1, unknown_count: 1 })).toBe(70);
+    expect(campaignProgress({ total_recipients: 100, messages_sent: 90, failed_count: 10 })).toBe(90);
   });
 });
 
@@ -39,13 +40,14 @@ describe('progress bar', () => {
       draft: 'bg-gray-400',
       scheduled: 'bg-gray-400',
     });
-    const { rerender, container } = render(<CampaignProgress status="sending" percent={40} sent={4} total={10} />);
+    const counts = { total_recipients: 10, messages_sent: 4, failed_count: 0, skipped_count: 0, unknown_count: 0 };
+    const { rerender, container } = render(<CampaignProgress campaign={{ ...counts, status: 'sending' }} />);
     expect(screen.getByText('Enviando...')).toBeTruthy();
     expect(container.querySelector('[role="progressbar"] > div')?.className).toContain('bg-blue-600');
-    rerender(<CampaignProgress status="paused" percent={40} sent={4} total={10} />);
+    rerender(<CampaignProgress campaign={{ ...counts, status: 'paused' }} />);
     expect(screen.queryByText('Enviando...')).toBeNull();
     expect(container.querySelector('[role="progressbar"] > div')?.className).toContain('bg-yellow-500');
-    rerender(<CampaignProgress status="bogus" percent={40} sent={4} total={10} />);
+    rerender(<CampaignProgress campaign={{ ...counts, status: 'bogus' }} />);
     expect(container.querySelector('[role="progressbar"] > div')?.className).toContain('bg-gray-400');
   });
 });
@@ -113,7 +115,9 @@ describe('campaign form', () => {
   it('labels templates with name, language and category', () => {
     const t = { id: 1, name: 'promo', language: 'es', category: 'marketing', status: 'approved', components: [] };
     expect(templateOptionLabel(t)).toBe('promo (es) - marketing');
-    expect(templateOptionLabel({ ...t, status: 'pending' })).toBe('promo (es) - marketing · pendiente');
+    expect(templateOptionLabel({ ...t, status: 'pending' })).toBe('promo (es) - marketing · no aprobada (pendiente)');
+    expect(templateOptionLabel({ ...t, status: 'paused' })).toBe('promo (es) - marketing · no aprobada (pausada)');
+    expect(templateOptionLabel(t, ['{{1}}', '{{2}} (encabezado)'])).toBe('promo (es) - marketing · variables sin configurar: {{1}}, {{2}} (encabezado)');
   });
 });
 

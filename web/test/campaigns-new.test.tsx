@@ -1,10 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import toast, { Toaster } from 'react-hot-toast';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { NewCampaignPage } from '../src/features/campaigns/components/new-campaign-page';
+import { renderAt, stubApi, type ApiStub, type Routes } from './utils';
 
 const template = (id: number, name: string, status: string, body: string) => ({
   id,
@@ -23,14 +21,11 @@ const template = (id: number, name: string, status: string, body: string) => ({
   updated_at: '2025-01-01T00:00:00Z',
 });
 
-type Reply = { status?: number; body: unknown };
-let routes: Record<string, (url: URL, init?: RequestInit) => Reply | Promise<Reply>>;
-const posted: unknown[] = [];
+let routes: Routes;
+let api: ApiStub;
+const posted = () => api.bodies('POST /api/campaigns');
 
 beforeEach(() => {
-  posted.length = 0;
-  localStorage.setItem('token', 't');
-  vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }));
   routes = {
     'GET /api/kommo/accounts': () => ({ body: [{ id: 1, subdomain: 'miempresa', sync_total_contacts: 10 }] }),
     'GET /api/whatsapp-accounts': () => ({
@@ -45,38 +40,10 @@ beforeEach(() => {
     'POST /api/contacts/custom-fields': () => ({ body: [] }),
     'GET /api/contacts/recipient-count': (url) => ({ body: { count: url.searchParams.get('tags') ? 3 : 7 } }),
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
-      const key = `${init?.method ?? 'GET'} ${url.pathname}`;
-      if (init?.method === 'POST' && url.pathname === '/api/campaigns') posted.push(JSON.parse(String(init.body)));
-      const handler = routes[key];
-      const { status = 200, body } = handler ? await handler(url, init) : { status: 500, body: { error: `sin ruta ${key}` } };
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  toast.remove();
+  api = stubApi(routes);
 });
 
-function renderPage() {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <QueryClientProvider client={qc}>
-      <MemoryRouter initialEntries={['/campaigns/new']}>
-        <Routes>
-          <Route path="/campaigns/new" element={<NewCampaignPage />} />
-          <Route path="/campaigns/:id" element={<p>pantalla de detalle</p>} />
-          <Route path="/campaigns" element={<p>lista de campañas</p>} />
-        </Routes>
-        <Toaster />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
+const renderPage = () => renderAt('/campaigns/new', <NewCampaignPage />);
 
 const createButton = () => screen.getByRole('button', { name: /Crear Campaña|Creando\.\.\./ }) as HTMLButtonElement;
 
@@ -125,7 +92,7 @@ describe('NewCampaignPage', () => {
     release();
     expect(await screen.findByText('pantalla de detalle')).toBeTruthy();
     expect(await screen.findByText('Campaña creada exitosamente')).toBeTruthy();
-    expect(posted).toEqual([
+    expect(posted()).toEqual([
       {
         name: 'Promo VIP',
         description: '',
@@ -164,8 +131,33 @@ describe('NewCampaignPage', () => {
     await user.selectOptions(await screen.findByLabelText('Template *'), '1');
     await user.click(createButton());
     expect(await screen.findByText('El nombre es requerido')).toBeTruthy();
-    expect(posted).toHaveLength(0);
+    expect(posted()).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Cancelar' }));
     expect(await screen.findByText('lista de campañas')).toBeTruthy();
+  });
+});
+
+describe('NewCampaignPage: the template select says why a template cannot be chosen', () => {
+  it('before submitting: not approved, or variables without a mapping', async () => {
+    const user = userEvent.setup();
+    routes['GET /api/templates/account/1'] = () => ({
+      body: [template(1, 'promo', 'approved', 'Hola {{1}}, oferta'), template(2, 'borrador', 'pending', 'x'), template(3, 'lista', 'approved', 'Hola {{1}}')],
+    });
+    const variables = (mapped: boolean) => ({
+      body: {
+        variables: [{ key: 'variable_1', component: 'body', placeholder: 1, label: '{{1}}' }],
+        availableVariables: [],
+        mappings: mapped ? [{ templateVariable: 'variable_1', sourceField: 'name', defaultValue: '' }] : [],
+      },
+    });
+    routes['GET /api/variables/template/1'] = () => variables(false);
+    routes['GET /api/variables/template/3'] = () => variables(true);
+    renderPage();
+    await screen.findByRole('option', { name: 'miempresa' });
+    await user.selectOptions(screen.getByLabelText('Cuenta WhatsApp *'), '1');
+    const unmapped = (await screen.findByRole('option', { name: 'promo (es) - marketing · variables sin configurar: {{1}}' })) as HTMLOptionElement;
+    expect(unmapped.disabled).toBe(true);
+    expect((screen.getByRole('option', { name: 'borrador (es) - marketing · no aprobada (pendiente)' }) as HTMLOptionElement).disabled).toBe(true);
+    expect((screen.getByRole('option', { name: 'lista (es) - marketing' }) as HTMLOptionElement).disabled).toBe(false);
   });
 });

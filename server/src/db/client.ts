@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,12 +10,12 @@ import pg from 'pg';
 import * as schema from './schema/index';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The transaction `db.transaction` hands its callback; functions that run inside one take `Db | Tx`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs raw SQL and returns its rows; hot paths use this with drizzle's `sql` template. */
-  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -66,10 +66,6 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
-    async rows(query) {
-      const res = (await db.execute(query)) as unknown as { rows: never[] };
-      return res.rows;
-    },
     close: () => client.close(),
   };
 }
@@ -93,10 +89,6 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'postgres',
-    async rows(query) {
-      const res = (await db.execute(query)) as unknown as { rows: never[] };
-      return res.rows;
-    },
     close: () => pool.end(),
   };
 }

@@ -1,10 +1,7 @@
 import type { AppContext } from '../context';
 import { startCampaignEngine } from './campaigns/index';
+import type { BackgroundWork } from './background-work';
 import { startKommoSyncRunner } from './kommo-sync/sync-runner';
-
-export interface BackgroundWork {
-  stop(): Promise<void>;
-}
 
 type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
 

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
 /**
  * Phones are compared as E.164 everywhere (blacklist, dedup, webhooks). Kommo holds
@@ -41,4 +41,10 @@ export function phoneKey(e164: string): string {
 export function normalizePhoneKey(raw: string | null | undefined, defaultCountry?: CountryCode): string | null {
   const e164 = toE164(raw, defaultCountry);
   return e164 ? phoneKey(e164) : null;
+}
+
+/** A Kommo account's country as a region code for national-format numbers, if it is one. */
+export function countryCode(value: string | null | undefined): CountryCode | undefined {
+  const upper = (value ?? '').trim().toUpperCase();
+  return upper && isSupportedCountry(upper) ? (upper as CountryCode) : undefined;
 }

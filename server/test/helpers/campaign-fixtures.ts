@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
+import { rowsOf } from '../../src/db/sql';
 import type { TemplateComponent } from '../../src/db/schema/whatsapp';
 import type { SecretBox } from '../../src/lib/secret-box';
 
@@ -9,8 +10,8 @@ import type { SecretBox } from '../../src/lib/secret-box';
  */
 
 async function one<T>(db: Db, query: ReturnType<typeof sql>): Promise<T> {
-  const res = (await db.execute(query)) as unknown as { rows: T[] };
-  return res.rows[0];
+  const [row] = await rowsOf<T>(db, query);
+  return row;
 }
 
 export async function insertKommoAccount(db: Db, secrets: SecretBox, userId: number, subdomain = 'demo'): Promise<number> {
@@ -157,7 +158,7 @@ export const simPromoTemplate = (wabaId: string) => ({
 
 /** Counters recomputed from the recipient rows, the way recipient-transitions.ts defines them. */
 export async function countersFromRows(db: Db, campaignId: number) {
-  const res = (await db.execute(sql`select count(*)::int as total_recipients,
+  const [row] = await rowsOf<Record<string, number>>(db, sql`select count(*)::int as total_recipients,
       (count(*) filter (where sent_at is not null))::int as messages_sent,
       (count(*) filter (where delivered_at is not null))::int as delivered_count,
       (count(*) filter (where read_at is not null))::int as read_count,
@@ -165,6 +166,6 @@ export async function countersFromRows(db: Db, campaignId: number) {
       (count(*) filter (where status = 'skipped'))::int as skipped_count,
       (count(*) filter (where status = 'unknown'))::int as unknown_count,
       (count(*) filter (where status in ('pending', 'sending')))::int as pending_count
-    from campaign_recipients where campaign_id = ${campaignId}`)) as unknown as { rows: Record<string, number>[] };
-  return res.rows[0];
+    from campaign_recipients where campaign_id = ${campaignId}`);
+  return row;
 }

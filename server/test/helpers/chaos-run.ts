@@ -10,8 +10,10 @@ import { loadConfig } from '../../src/config';
 import { createContext } from '../../src/context';
 import { openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
-import { createCampaign, getCampaign, startCampaign } from '../../src/services/campaigns/campaigns-service';
-import { rowsOf } from '../../src/services/campaigns/sql';
+import { getCampaign } from '../../src/services/campaigns/campaign-queries';
+import { createCampaign } from '../../src/services/campaigns/create-campaign';
+import { startCampaign } from '../../src/services/campaigns/start-campaign';
+import { rowsOf } from '../../src/db/sql';
 import { seedCampaignWorld } from './campaign-fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));

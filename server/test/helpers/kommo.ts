@@ -1,7 +1,7 @@
 import { startKommoSim, type KommoSim } from '@masivo/simulators/kommo';
 import { createKommoClient } from '../../src/integrations/kommo/client';
 import { startKommoSyncRunner } from '../../src/engine/kommo-sync/sync-runner';
-import type { BackgroundWork } from '../../src/engine/index';
+import type { BackgroundWork } from '../../src/engine/background-work';
 import { createTestApp, type TestApp } from './app';
 
 /** A test app pointed at a fresh Kommo simulator, with a fast-failing client for the runner. */

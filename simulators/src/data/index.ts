@@ -3,3 +3,4 @@ export type { GeneratedContact, FieldName, PhoneKind, PhoneEnumCode } from './co
 export { mulberry32, hashSeed } from './prng';
 export type { Rng } from './prng';
 export { PLANS, ORIGINS, type Country, type Plan } from './words';
+export { countScenarios, type ScenarioFilter } from './count-scenarios';

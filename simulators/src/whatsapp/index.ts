@@ -2,6 +2,7 @@
 import { createApp, Hangs, listen } from '../shared/server';
 import { registerWhatsAppControl } from './control';
 import { graphError } from './errors';
+import { SIM_APP_ID } from './media';
 import { registerGraphRoutes } from './routes';
 import { WhatsAppState } from './state';
 import type {
@@ -39,6 +40,8 @@ export interface WhatsAppSim {
   url: string;
   /** `${url}/v23.0`: the value for WHATSAPP_GRAPH_URL. */
   graphUrl: string;
+  /** The simulated Meta app's id: the value for WHATSAPP_APP_ID. */
+  appId: string;
   addNumber(n: NumberInput): void;
   addTemplate(t: TemplateInput): void;
   configure(p: WhatsAppConfigurable): void;
@@ -52,6 +55,8 @@ export interface WhatsAppSim {
   timestamps(phoneNumberId: string): number[];
   maxInAnyWindow(phoneNumberId: string, windowMs?: number): number;
   templatesOf(wabaId: string): any[];
+  /** Media uploaded to /{phone-number-id}/media: id, number, type and size. */
+  mediaUploads(): Array<{ id: string; phoneNumberId: string; mime: string; size: number; filename: string | null }>;
   webhookStats(): { sent: number; failed: number; pending: number; posts: number };
   flushWebhooks(): Promise<void>;
   reset(): void;
@@ -103,6 +108,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
   return {
     url,
     graphUrl: `${url}/v23.0`,
+    appId: SIM_APP_ID,
     addNumber: (n) => void state.addNumber(n),
     addTemplate: (t) => void state.addTemplate(t),
     configure: (p) => state.configure(p),
@@ -116,6 +122,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     timestamps: (id) => state.log.timestamps(id),
     maxInAnyWindow: (id, windowMs) => state.log.maxInAnyWindow(id, windowMs),
     templatesOf: (wabaId) => state.templates.list(wabaId).map((t) => ({ ...t })),
+    mediaUploads: () => state.media.list(),
     webhookStats: () => state.webhooks.stats(),
     flushWebhooks: () => state.webhooks.flush(),
     reset: () => state.reset(),

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endHang, firstString, sleep, type Hangs } from '../shared/server';
 import { graphError, invalidTokenError, templateError, unknownObjectError, type GraphError } from './errors';
+import { MAX_UPLOAD_BODY, SIM_APP_ID, mediaError, mediaProblem, parseMultipart } from './media';
 import { phoneNumberJson } from './phone-numbers';
 import { validateSend } from './send-validation';
 import type { WhatsAppState } from './state';
@@ -20,6 +21,8 @@ function send(reply: FastifyReply, e: GraphError): FastifyReply {
 function tokenOf(req: Req): string | undefined {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7).trim();
+  // The Resumable Upload API documents `Authorization: OAuth {token}`.
+  if (auth?.startsWith('OAuth ')) return auth.slice(6).trim();
   return firstString(req.query.access_token);
 }
 
@@ -102,7 +105,14 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
       case 'timeout':
         return endHang(await hangs.wait(HANG_MS, (done) => reply.raw.once('close', done)), reply, () => send(reply, graphError(2, 'Request timed out', {}, 504)));
     }
-    const checked = validateSend(req.body, number.wabaId, state.templates);
+    let checked = validateSend(req.body, number.wabaId, state.templates, (id) => state.media.get(id)?.phoneNumberId === number.phoneNumberId);
+    for (const m of checked.ok ? checked.plan.mediaLinks : []) {
+      const problem = await state.media.linkProblem(m.link, m.kind);
+      if (problem) {
+        checked = { ok: false, error: mediaError(problem) };
+        break;
+      }
+    }
     const result = checked.ok ? state.accept(number, checked.plan) : checked;
     if (state.config.latencyMs > 0) await sleep(state.config.latencyMs);
     if (fault?.kind === 'lost_response') {
@@ -116,6 +126,46 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     const message: Record<string, string> = { id: result.wamid };
     if (plan?.kind === 'template') message.message_status = 'accepted';
     return { messaging_product: 'whatsapp', contacts: [{ input: plan?.input ?? '', wa_id: result.waId }], messages: [message] };
+  });
+
+  // Bytes only matter for their size and type here: every upload route takes a raw buffer.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BODY }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BODY }, (_req, body, done) => done(null, body));
+
+  app.post('/:version/:id/media', { bodyLimit: MAX_UPLOAD_BODY }, async (req: Req, reply) => {
+    const error = check(req, 'number');
+    if (error) return send(reply, error);
+    const body = req.body;
+    const form = Buffer.isBuffer(body) ? parseMultipart(body, String(req.headers['content-type'] ?? '')) : null;
+    if (!form) return send(reply, graphError(100, 'The media must be sent as multipart/form-data'));
+    if (form.fields.messaging_product !== 'whatsapp') return send(reply, graphError(100, 'The parameter messaging_product is required and must be "whatsapp"'));
+    if (!form.file) return send(reply, graphError(100, 'The parameter file is required'));
+    const mime = form.fields.type || form.file.mime;
+    const problem = mediaProblem(mime, form.file.size);
+    if (problem) return send(reply, mediaError(problem));
+    return { id: state.media.add(req.params.id, mime, form.file.size, form.file.filename).id };
+  });
+
+  app.post('/:version/:id/uploads', async (req: Req, reply) => {
+    if (!VERSION.test(req.params.version)) return send(reply, graphError(100, `Unknown path components: /${req.params.version}`));
+    if (!state.tokenKnown(tokenOf(req))) return send(reply, invalidTokenError());
+    if (req.params.id !== SIM_APP_ID) return send(reply, unknownObjectError(req.params.id, req.method));
+    const length = Number(firstString(req.query.file_length));
+    const type = firstString(req.query.file_type) ?? '';
+    if (!Number.isInteger(length) || length <= 0) return send(reply, graphError(100, 'The parameter file_length is required'));
+    const problem = mediaProblem(type, length);
+    if (problem) return send(reply, graphError(100, problem));
+    return { id: state.media.openSession(length, type) };
+  });
+
+  app.post('/:version/:id', { bodyLimit: MAX_UPLOAD_BODY }, async (req: Req, reply) => {
+    if (!VERSION.test(req.params.version)) return send(reply, graphError(100, `Unknown path components: /${req.params.version}`));
+    const token = tokenOf(req);
+    if (!req.params.id.startsWith('upload:')) return send(reply, state.tokenKnown(token) ? unknownObjectError(req.params.id, req.method) : invalidTokenError());
+    if (!state.tokenKnown(token)) return send(reply, invalidTokenError());
+    const bytes = Buffer.isBuffer(req.body) ? req.body.length : 0;
+    const done = state.media.finishSession(req.params.id, Number(req.headers.file_offset ?? 0), bytes);
+    return 'error' in done ? send(reply, done.error) : done;
   });
 
   app.get('/:version/:id/message_templates', async (req: Req, reply) => {

@@ -1,8 +1,10 @@
 // Checks a POST /{phone_number_id}/messages body the way the Cloud API does, in the same order:
 // payload (100 / 131008) -> template exists and is approved (132001 / 132015 / 132016) ->
-// parameter counts (132000) -> parameter content (100 / 132005 / 132012).
+// parameter counts (132000) -> parameter content (100 / 132005 / 132012) -> buttons (131008 /
+// 131009) -> media ids (131053). Header links are fetched afterwards by the route (131053).
 import { graphError, type GraphError } from './errors';
 import { hydrate, placeholders } from './placeholders';
+import { checkButtons, checkMediaHeader, type MediaLink } from './send-components';
 import { componentOf, type Template, type TemplateStore } from './templates';
 
 export interface SendPlan {
@@ -16,6 +18,8 @@ export interface SendPlan {
   componentsJson: string;
   /** Pricing category for the status webhooks. */
   category: string;
+  /** Header links Meta downloads before it accepts the message. */
+  mediaLinks: MediaLink[];
 }
 
 export type SendCheck = { ok: true; plan: SendPlan } | { ok: false; error: GraphError };
@@ -35,17 +39,29 @@ function parameterText(p: any): string {
   return typeof p?.text === 'string' ? p.text : '';
 }
 
-function checkParameters(template: Template, sent: any[]): SendCheck | null {
+const TEXT_TYPES: Record<'HEADER' | 'BODY', string[]> = { HEADER: ['text'], BODY: ['text', 'currency', 'date_time'] };
+
+function checkParameters(template: Template, sent: any[], isKnownMedia: (id: string) => boolean, links: MediaLink[]): SendCheck | null {
   for (const type of ['HEADER', 'BODY'] as const) {
     const declared = componentOf(template, type);
     const given = sentComponent(sent, type.toLowerCase());
     const params: any[] = Array.isArray(given?.parameters) ? given.parameters : [];
     const format = String(declared?.format ?? 'TEXT').toUpperCase();
-    const expected = !declared ? 0 : type === 'HEADER' && MEDIA_FORMATS.includes(format) ? 1 : placeholders(declared.text).length;
+    if (declared && type === 'HEADER' && MEDIA_FORMATS.includes(format)) {
+      const media = checkMediaHeader(format, params, isKnownMedia);
+      if ('error' in media) return { ok: false, error: media.error };
+      links.push(...media.links);
+      continue;
+    }
+    const names = declared ? placeholders(declared.text) : [];
+    const expected = names.length;
     if (params.length !== expected) {
       return fail(132000, `${type.toLowerCase()}: number of localizable_params (${params.length}) does not match the expected number of params (${expected})`);
     }
     for (const p of params) {
+      if (!TEXT_TYPES[type].includes(p?.type)) {
+        return fail(132012, `${type.toLowerCase()}: parameter of type ${String(p?.type)} does not match the template (${TEXT_TYPES[type].join(', ')})`);
+      }
       if (p?.type === 'text') {
         if (typeof p.text !== 'string' || p.text.length === 0) return fail(131008, 'Parameter of type text is missing text value');
         if (/[\n\t]/.test(p.text) || / {5,}/.test(p.text)) {
@@ -57,6 +73,18 @@ function checkParameters(template: Template, sent: any[]): SendCheck | null {
         return fail(132012, `${type.toLowerCase()}: parameter format does not match the template (${template.parameter_format})`);
       }
     }
+    if (template.parameter_format === 'NAMED') {
+      const given = params.map((p) => p.parameter_name);
+      const wrong = names.filter((n) => !given.includes(n));
+      if (wrong.length || new Set(given).size !== given.length) {
+        return fail(132000, `${type.toLowerCase()}: expected the named parameters ${names.join(', ')}; got ${given.join(', ') || 'none'}`);
+      }
+    }
+  }
+  const buttons = checkButtons(componentOf(template, 'BUTTONS')?.buttons ?? [], sent);
+  if (buttons && 'error' in buttons) return { ok: false, error: buttons.error };
+  if (componentOf(template, 'CAROUSEL') && !sentComponent(sent, 'carousel')) {
+    return fail(131008, 'carousel: the template is a carousel and its cards are required');
   }
   const body = componentOf(template, 'BODY');
   if (typeof body?.text === 'string') {
@@ -68,7 +96,7 @@ function checkParameters(template: Template, sent: any[]): SendCheck | null {
   return null;
 }
 
-export function validateSend(body: any, wabaId: string, templates: TemplateStore): SendCheck {
+export function validateSend(body: any, wabaId: string, templates: TemplateStore, isKnownMedia: (id: string) => boolean = () => false): SendCheck {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(100, 'The request body must be a JSON object');
   if (body.messaging_product !== 'whatsapp') return fail(100, 'The parameter messaging_product is required and must be "whatsapp"');
   if (body.to === undefined || body.to === null || body.to === '') return fail(100, 'The parameter to is required');
@@ -83,7 +111,7 @@ export function validateSend(body: any, wabaId: string, templates: TemplateStore
     if (typeof body.text?.body !== 'string' || body.text.body === '') return fail(100, 'The parameter text.body is required');
     return {
       ok: true,
-      plan: { kind: 'text', input, digits, template: null, language: '', bizOpaque, componentsJson: JSON.stringify([{ type: 'text', text: body.text.body }]), category: 'service' },
+      plan: { kind: 'text', input, digits, template: null, language: '', bizOpaque, componentsJson: JSON.stringify([{ type: 'text', text: body.text.body }]), category: 'service', mediaLinks: [] },
     };
   }
   if (type !== 'template') return fail(131051, `Message type ${String(type)} is not supported by this simulator`);
@@ -102,10 +130,11 @@ export function validateSend(body: any, wabaId: string, templates: TemplateStore
   }
   if (template.status === 'PAUSED') return fail(132015);
   if (template.status === 'DISABLED') return fail(132016);
-  const paramError = checkParameters(template, sent);
+  const mediaLinks: MediaLink[] = [];
+  const paramError = checkParameters(template, sent, isKnownMedia, mediaLinks);
   if (paramError) return paramError;
   return {
     ok: true,
-    plan: { kind: 'template', input, digits, template, language, bizOpaque, componentsJson: JSON.stringify(sent), category: template.category.toLowerCase() },
+    plan: { kind: 'template', input, digits, template, language, bizOpaque, componentsJson: JSON.stringify(sent), category: template.category.toLowerCase(), mediaLinks },
   };
 }

@@ -3,6 +3,7 @@
 import { SlidingWindow } from '../shared/sliding-window';
 import { graphError, type GraphError } from './errors';
 import { SendFaults } from './faults';
+import { MediaStore } from './media';
 import { MessageLog } from './message-log';
 import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
@@ -31,6 +32,7 @@ export class WhatsAppState {
   readonly templates = new TemplateStore();
   readonly log = new MessageLog();
   readonly faults = new SendFaults();
+  readonly media = new MediaStore();
   readonly webhooks: WebhookDispatcher;
   private behaviours = new Map<string, RecipientBehaviour>();
   /** Recent send times per (number, recipient), for 131056. Swept every few seconds. */
@@ -248,6 +250,7 @@ export class WhatsAppState {
   reset(): void {
     this.log.clear();
     this.faults.clear();
+    this.media.clear();
     this.pairTimes.clear();
     this.management.clear();
     for (const n of this.numbers.values()) n.window.clear();

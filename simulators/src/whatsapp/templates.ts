@@ -14,6 +14,7 @@ export interface Template {
   components: any[];
   parameter_format: 'POSITIONAL' | 'NAMED';
   rejected_reason: string;
+  quality_score: { score: string; date?: number };
 }
 
 const CATEGORIES: readonly TemplateCategory[] = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
@@ -22,7 +23,10 @@ const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2})?$/;
 const MAX_TEMPLATES_PER_WABA = 250;
 const LIMITS = { HEADER: 60, BODY: 1024, FOOTER: 60 } as const;
 
-export const TEMPLATE_FIELDS = ['id', 'name', 'language', 'status', 'category', 'parameter_format', 'components', 'rejected_reason'] as const;
+export const TEMPLATE_FIELDS = ['id', 'name', 'language', 'status', 'category', 'parameter_format', 'components', 'rejected_reason', 'quality_score'] as const;
+
+/** Meta's button limits per type, and in all. */
+const BUTTON_LIMITS: Record<string, number> = { QUICK_REPLY: 10, URL: 2, PHONE_NUMBER: 1, COPY_CODE: 1, FLOW: 1, OTP: 1, CATALOG: 1, MPM: 1 };
 
 let nextTemplateId = 1_600_000_000_000_000 + Math.floor(Math.random() * 1_000_000) * 1_000;
 
@@ -30,7 +34,7 @@ function upperType(c: any): string {
   return typeof c?.type === 'string' ? c.type.toUpperCase() : '';
 }
 
-export function componentOf(t: { components: any[] }, type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS'): any | undefined {
+export function componentOf(t: { components: any[] }, type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL'): any | undefined {
   return t.components.find((c) => upperType(c) === type);
 }
 
@@ -57,6 +61,7 @@ export class TemplateStore {
       components: input.components ?? [],
       parameter_format: input.parameter_format ?? (this.looksNamed(input.components) ? 'NAMED' : 'POSITIONAL'),
       rejected_reason: 'NONE',
+      quality_score: input.quality_score ?? { score: 'UNKNOWN' },
     };
     const list = this.byWaba.get(t.wabaId) ?? [];
     list.push(t);
@@ -113,11 +118,10 @@ export class TemplateStore {
 
 function validateComponent(c: any, named: boolean): GraphError | null {
   const type = upperType(c);
-  if (type === 'BUTTONS') {
-    const buttons = Array.isArray(c.buttons) ? c.buttons : [];
-    if (buttons.length === 0 || buttons.length > 10) return templateError(null, 'Invalid buttons', 'A BUTTONS component needs 1 to 10 buttons.');
-    return null;
-  }
+  if (type === 'BUTTONS') return validateButtons(Array.isArray(c.buttons) ? c.buttons : []);
+  // Sent as Meta documents them; the simulator does not review their cards or offer text.
+  if (type === 'CAROUSEL') return Array.isArray(c.cards) && c.cards.length > 0 ? null : templateError(null, 'Invalid carousel', 'A carousel needs cards.');
+  if (type === 'LIMITED_TIME_OFFER') return c.limited_time_offer ? null : templateError(null, 'Invalid parameter', 'limited_time_offer is required.');
   if (type !== 'HEADER' && type !== 'BODY' && type !== 'FOOTER') {
     return templateError(null, 'Invalid parameter', `Unknown component type ${String(c?.type)}.`);
   }
@@ -173,6 +177,34 @@ function validateComponent(c: any, named: boolean): GraphError | null {
   return null;
 }
 
+function validateButtons(buttons: any[]): GraphError | null {
+  const invalid = (msg: string) => templateError(null, 'Invalid buttons', msg);
+  if (buttons.length === 0 || buttons.length > 10) return invalid('A BUTTONS component needs 1 to 10 buttons.');
+  const counts = new Map<string, number>();
+  for (const b of buttons) {
+    const type = String(b?.type ?? '').toUpperCase();
+    if (!(type in BUTTON_LIMITS)) return invalid(`Unknown button type ${String(b?.type)}.`);
+    counts.set(type, (counts.get(type) ?? 0) + 1);
+    if (counts.get(type)! > BUTTON_LIMITS[type]!) return invalid(`At most ${BUTTON_LIMITS[type]} buttons of type ${type}.`);
+    if (type !== 'COPY_CODE' && type !== 'OTP' && (typeof b.text !== 'string' || b.text.trim() === '' || b.text.length > 25)) {
+      return invalid('Each button needs a text of 1 to 25 characters.');
+    }
+    if (type === 'URL') {
+      const params = placeholders(b.url);
+      if (typeof b.url !== 'string' || !/^https?:\/\//.test(b.url) || b.url.length > 2000) return invalid('A URL button needs a url of at most 2000 characters.');
+      if (params.length > 1 || (params.length === 1 && !/\{\{\s*1\s*\}\}$/.test(b.url))) return invalid('A URL button can have one variable, {{1}}, at the end of the url.');
+      if (params.length === 1 && !(Array.isArray(b.example) && typeof b.example[0] === 'string')) return invalid('A URL button with a variable needs an example.');
+    }
+    if (type === 'PHONE_NUMBER' && (typeof b.phone_number !== 'string' || b.phone_number.length > 20)) return invalid('A phone number button needs a phone_number of at most 20 characters.');
+    if (type === 'COPY_CODE' && (typeof b.example !== 'string' || b.example.length > 15)) return invalid('A copy code button needs an example of at most 15 characters.');
+  }
+  // Meta requires quick replies to be grouped together (before or after the other buttons).
+  const kinds = buttons.map((b) => String(b?.type).toUpperCase() === 'QUICK_REPLY');
+  const switches = kinds.filter((k, i) => i > 0 && k !== kinds[i - 1]).length;
+  if (switches > 1) return invalid('Quick reply buttons must be grouped together.');
+  return null;
+}
+
 /** A template as GET /{waba}/message_templates shows it, limited to `fields` when given. */
 export function templateJson(t: Template, fields: readonly string[] | null): Record<string, unknown> {
   const full: Record<string, unknown> = {
@@ -180,6 +212,8 @@ export function templateJson(t: Template, fields: readonly string[] | null): Rec
     parameter_format: t.parameter_format, components: t.components, rejected_reason: t.rejected_reason,
   };
   if (!fields) return full;
+  // Like Graph, the quality score is only returned when asked for.
+  full.quality_score = t.quality_score;
   const out: Record<string, unknown> = { id: t.id };
   for (const f of fields) if (f in full) out[f] = full[f];
   return out;

@@ -27,6 +27,7 @@ export interface TemplateInput {
   status?: string;
   components: any[];
   parameter_format?: 'POSITIONAL' | 'NAMED';
+  quality_score?: { score: string; date?: number };
 }
 
 export interface WhatsAppFault {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { Spinner } from '../components/ui/spinner';
+import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '../features/auth/auth-context';
 import { redirectTarget } from '../features/auth/components/redirect-target';
 

@@ -36,11 +36,13 @@ export async function request(method: string, path: string, body?: unknown, quer
   const headers: Record<string, string> = {};
   const token = sessionStore.token();
   if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  // A file (Blob) travels as its own bytes and type; everything else as JSON.
+  const raw = body instanceof Blob;
+  if (body !== undefined) headers['content-type'] = raw ? body.type || 'application/octet-stream' : 'application/json';
   const res = await fetch(`/api${withQuery(path, query)}`, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
   });
   if (res.ok) return res;
   const message = await res

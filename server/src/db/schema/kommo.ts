@@ -90,6 +90,25 @@ export const contactFacets = pgTable('contact_facets', {
   keyIds: integer('key_ids').array().notNull(),
 });
 
+/** Per contact its search text, lowercased, for exact search counts; kept by statement triggers (0010_contact_counts.sql). */
+export const contactSearch = pgTable('contact_search', {
+  contactId: bigint('contact_id', { mode: 'number' }).primaryKey().references(() => contacts.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull(),
+  accountId: integer('account_id').notNull(),
+  search: text('search').notNull(),
+});
+
+/** Contacts per account and filter key ('#' = every contact); kept by statement triggers (0010_contact_counts.sql). */
+export const contactKeyCounts = pgTable(
+  'contact_key_counts',
+  {
+    accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);
+
 /** Bumped by statement triggers on contacts (0009_contacts.sql): the key of every cached contacts figure. */
 export const contactDataVersions = pgTable('contact_data_versions', {
   accountId: integer('account_id').primaryKey().references(() => kommoAccounts.id, { onDelete: 'cascade' }),

@@ -56,12 +56,14 @@ export const whatsappMessageCounts = pgTable(
   (t) => [primaryKey({ columns: [t.whatsappAccountId, t.day] })],
 );
 
+/** A component as Meta returns it; carousel cards, offers and later fields are kept as they come. */
 export interface TemplateComponent {
-  type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS';
+  type: 'HEADER' | 'BODY' | 'FOOTER' | 'BUTTONS' | 'CAROUSEL' | 'LIMITED_TIME_OFFER' | (string & {});
   format?: string;
   text?: string;
   example?: unknown;
   buttons?: unknown[];
+  [key: string]: unknown;
 }
 
 export const templates = pgTable('templates', {
@@ -79,6 +81,12 @@ export const templates = pgTable('templates', {
   components: jsonb('components').$type<TemplateComponent[]>().notNull().default([]),
   rejectionReason: text('rejection_reason'),
   submissionError: text('submission_error'),
+  /** 0011: POSITIONAL or NAMED, as Meta reports it; decides how parameters are sent. */
+  parameterFormat: text('parameter_format').notNull().default('POSITIONAL'),
+  /** 0011: Meta's quality score (GREEN, YELLOW, RED, UNKNOWN), null until Meta sends one. */
+  qualityScore: text('quality_score'),
+  /** 0012: indexes of the quick-reply buttons marked «Baja» (their tap blacklists the number). */
+  optOutButtons: jsonb('opt_out_buttons').$type<number[]>().notNull().default([]),
   /** Meta's time of the last status webhook applied (0008): older events are ignored. */
   statusEventAt: timestamp('status_event_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../services/campaigns/sql';
+import { rowsOf } from '../../db/sql';
 import type { ContactLike } from '../../services/variables/render';
 
 export interface ClaimedRecipient {

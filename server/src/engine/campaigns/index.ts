@@ -1,11 +1,21 @@
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { campaignSignals } from '../../services/campaigns/campaign-signals';
-import type { BackgroundWork } from '../index';
+import { whatsappAccounts } from '../../db/schema/index';
+import { createWhatsAppMessenger } from '../../integrations/whatsapp/messenger';
+import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
+import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
+import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import type { BackgroundWork } from '../background-work';
+import { createButtonPayload } from './button-payload';
+import { createCallbackData } from './callback-data';
+import { CampaignMedia } from './campaign-media';
+import { claimRecipients, nextDueAt } from './claim';
 import { SenderLeases } from './leases';
 import { resolveEngineOptions, type CampaignEngineOptions } from './options';
 import { schedulerTick } from './scheduler';
 import { ResultWriter } from './result-writer';
-import { AccountSender } from './sender';
+import { AccountSender, type SenderStore } from './sender';
+import { activeCampaignsOf } from './sender-campaigns';
 import { WebhookInbox } from './webhook-inbox';
 import { Wakeable } from './wakeable';
 
@@ -24,11 +34,10 @@ export interface CampaignEngine extends BackgroundWork {
  */
 export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEngineOptions> = {}): CampaignEngine {
   const opts = resolveEngineOptions(partial);
-  const quiet = ctx.config.LOG_LEVEL === 'silent';
+  // Failures are logged and the loops go on; LOG_LEVEL=silent keeps tests quiet.
   const log = (msg: string, err?: unknown) => {
-    if (quiet) return;
-    const detail = err instanceof Error ? `: ${err.message}` : err ? `: ${String(err)}` : '';
-    process.stderr.write(`[campaigns] ${msg}${detail}\n`);
+    if (err === undefined) ctx.log.warn({ engine: 'campaigns' }, msg);
+    else ctx.log.error({ engine: 'campaigns', err }, msg);
   };
   const leases = new SenderLeases(ctx.db, ctx.instanceId, opts.leaseTtlMs);
   // One writer for every sender of this process: one batch of statements per flush period.
@@ -42,12 +51,12 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
   const inbox = opts.runInbox ? new WebhookInbox(ctx, opts, log) : null;
   inbox?.start();
 
-  const unsubscribe = campaignSignals(ctx).onChanged((campaignId) => {
+  const unsubscribe = ctx.signals.onCampaignChanged((campaignId) => {
     for (const sender of senders.values()) sender.campaignChanged(campaignId);
     leaseWake.wake();
     schedulerWake.wake();
   });
-  const unsubscribeWebhooks = campaignSignals(ctx).onWebhookStored(() => inbox?.wake());
+  const unsubscribeWebhooks = ctx.signals.onWebhookStored(() => inbox?.wake());
 
   async function schedulerLoop() {
     while (!stopping) {
@@ -102,7 +111,7 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     const accountId = free[Math.floor(Math.random() * free.length)];
     const trustedUntil = await leases.acquire(accountId);
     if (trustedUntil === null) return;
-    const sender = new AccountSender(ctx, accountId, opts, writer, log);
+    const sender = createAccountSender(ctx, accountId, opts, writer, log);
     try {
       await sender.start(trustedUntil);
       senders.set(accountId, sender);
@@ -141,5 +150,58 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
       await writer.flush();
       await inbox?.stop();
     },
+  };
+}
+
+/** One number's sender, wired to this process's database, secrets, Graph URL and metrics. */
+export function createAccountSender(
+  ctx: AppContext,
+  accountId: number,
+  opts: CampaignEngineOptions,
+  writer: ResultWriter,
+  log: (msg: string, err?: unknown) => void,
+): AccountSender {
+  const graphUrl = opts.graphUrl ?? ctx.config.WHATSAPP_GRAPH_URL;
+  const openMessenger = (connections: number) =>
+    createWhatsAppMessenger({ graphUrl, connections, connectTimeoutMs: opts.connectTimeoutMs, responseTimeoutMs: opts.responseTimeoutMs });
+  return new AccountSender(senderStore(ctx, accountId, graphUrl), openMessenger, writer, opts, log, ctx.metrics);
+}
+
+function senderStore(ctx: AppContext, accountId: number, graphUrl: string): SenderStore {
+  const callbackData = createCallbackData(ctx.config.APP_SECRET);
+  const buttonPayload = createButtonPayload(ctx.config.APP_SECRET);
+  // Header media is uploaded with the credentials the sender loaded last (a token replaced
+  // while sending is used from the next upload on); each campaign's upload is kept.
+  let account: SendingAccount | undefined;
+  const media = new CampaignMedia(() => ({
+    graphUrl,
+    phoneNumberId: account!.phoneNumberId,
+    accessToken: account!.accessToken,
+    allowPrivateHosts: ctx.config.MEDIA_ALLOW_PRIVATE_HOSTS,
+  }));
+  return {
+    accountId,
+    loadAccount: async () => (account = await loadSendingAccount(ctx.db, ctx.secrets, accountId)),
+    tokenUnreadable: async () => {
+      const [row] = await ctx.db
+        .select({ sealed: whatsappAccounts.accessTokenEnc })
+        .from(whatsappAccounts)
+        .where(eq(whatsappAccounts.id, accountId))
+        .limit(1);
+      if (!row) return false;
+      try {
+        ctx.secrets.open(row.sealed);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    activeCampaigns: (previous) => activeCampaignsOf(ctx.db, accountId, previous, (c) => media.headerMediaId(c)),
+    claim: (campaignId, limit) => claimRecipients(ctx.db, campaignId, ctx.instanceId, limit),
+    nextDueAt: (campaignId) => nextDueAt(ctx.db, campaignId),
+    blacklisted: (campaign, phoneKeys) => blacklistedKeys(ctx.db, campaign.userId, campaign.kommoAccountId, phoneKeys),
+    pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
+    signCallback: (target) => callbackData.sign(target),
+    signButton: (target) => buttonPayload.sign(target),
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../services/campaigns/sql';
+import { rowsOf } from '../../db/sql';
 
 /**
  * One worker paces a WhatsApp number at a time, under a lease renewed while it sends. The

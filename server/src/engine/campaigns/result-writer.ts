@@ -6,7 +6,7 @@ import {
   type ClaimOutcome,
   type DeliveryFact,
 } from '../../services/campaigns/recipient-transitions';
-import { jsonParam, retryOnConflict } from '../../services/campaigns/sql';
+import { jsonParam, retryOnConflict } from '../../db/sql';
 
 /**
  * Collects the results of every sender of this process in memory and writes them in a few

@@ -1,13 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { markStaleInFlightUnknown } from '../../services/campaigns/recipient-transitions';
-import { pgCode, retryOnConflict, rowsOf } from '../../services/campaigns/sql';
-import { activateCampaign } from '../../services/campaigns/start-campaign';
+import { pgCode, retryOnConflict } from '../../db/sql';
+import {
+  activate,
+  completeFinished,
+  pauseFailedStart,
+  pauseOrphaned,
+} from '../../services/campaigns/campaign-transitions';
 import type { CampaignEngineOptions } from './options';
 
-export const ACCOUNT_GONE = 'La cuenta de WhatsApp de la campaña ya no existe';
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
 /** Serialization failure, deadlock, lock not available: the same start may well succeed next time. */
@@ -38,26 +42,8 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
   };
   await step('start due campaigns', () => startDueCampaigns(ctx, log));
   await step('mark stale in-flight unknown', () => retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs)));
-  await step('complete finished campaigns', async () =>
-    (
-      await rowsOf<{ id: number }>(
-        ctx.db,
-        sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
-            where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
-            returning id`,
-      )
-    ).map((r) => Number(r.id)),
-  );
-  await step('pause orphaned campaigns', async () =>
-    (
-      await rowsOf<{ id: number }>(
-        ctx.db,
-        sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, updated_at = now()
-            where status = 'sending' and whatsapp_account_id is null
-            returning id`,
-      )
-    ).map((r) => Number(r.id)),
-  );
+  await step('complete finished campaigns', () => completeFinished(ctx.db));
+  await step('pause orphaned campaigns', () => pauseOrphaned(ctx.db));
   return changed;
 }
 
@@ -84,7 +70,7 @@ async function startOne(ctx: AppContext, row: typeof campaigns.$inferSelect, log
   let reason: string;
   for (let attempt = 1; ; attempt++) {
     try {
-      await activateCampaign(ctx.db, row, ['scheduled']);
+      await activate(ctx.db, row, ['scheduled']);
       return true;
     } catch (err) {
       if (err instanceof AppError) {
@@ -104,9 +90,5 @@ async function startOne(ctx: AppContext, row: typeof campaigns.$inferSelect, log
     }
   }
   // Another worker started it first: nothing to do. Otherwise the operator must see why.
-  const [now] = await ctx.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, row.id));
-  if (now?.status !== 'scheduled') return false;
-  await ctx.db.execute(sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
-    where id = ${row.id} and status = 'scheduled'`);
-  return true;
+  return pauseFailedStart(ctx.db, row.id, reason);
 }

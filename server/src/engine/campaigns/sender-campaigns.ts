@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { TemplateComponent } from '../../db/schema/whatsapp';
 import { AppError } from '../../lib/errors';
-import { rowsOf } from '../../services/campaigns/sql';
+import { rowsOf } from '../../db/sql';
 import type { MappingLike } from '../../services/variables/render';
 import { assertTemplateUsable } from '../../services/variables/template-readiness';
 
@@ -14,8 +14,10 @@ export interface ActiveCampaign {
   templateId: number;
   templateName: string;
   language: string;
-  template: { components: TemplateComponent[] };
+  template: { components: TemplateComponent[]; parameterFormat?: string | null };
   mappings: MappingLike[];
+  /** The header's media id, uploaded once for the campaign (static header media only). */
+  headerMediaId: string | null;
   loadedAt: number;
 }
 
@@ -30,6 +32,8 @@ export async function activeCampaignsOf(
   db: Db,
   whatsappAccountId: number,
   previous: Map<number, ActiveCampaign>,
+  /** Uploads the campaign's header media; an AppError refuses the campaign with its reason. */
+  headerMediaId: (campaign: Omit<ActiveCampaign, 'headerMediaId'>) => Promise<string | null> = async () => null,
 ): Promise<{ active: Map<number, ActiveCampaign>; refused: Array<{ campaignId: number; reason: string }> }> {
   const rows = await rowsOf<{ id: number; user_id: number; kommo_account_id: number | null; template_id: number | null }>(
     db,
@@ -52,17 +56,18 @@ export async function activeCampaignsOf(
     }
     try {
       const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), whatsappAccountId);
-      active.set(id, {
+      const loaded = {
         id,
         userId: Number(row.user_id),
         kommoAccountId: row.kommo_account_id === null ? null : Number(row.kommo_account_id),
         templateId: template.id,
         templateName: template.name,
         language: template.language,
-        template: { components: template.components },
+        template: { components: template.components, parameterFormat: template.parameterFormat },
         mappings,
         loadedAt: now,
-      });
+      };
+      active.set(id, { ...loaded, headerMediaId: await headerMediaId(loaded) });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       refused.push({ campaignId: id, reason: err.message });

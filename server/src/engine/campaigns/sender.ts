@@ -1,24 +1,17 @@
-import { eq } from 'drizzle-orm';
-import type { AppContext } from '../../context';
-import { whatsappAccounts } from '../../db/schema/index';
-import {
-  createWhatsAppMessenger,
-  type SendOutcome,
-  type WhatsAppMessenger,
-} from '../../integrations/whatsapp/send-message';
+import type { SendOutcome, WhatsAppMessenger } from '../../integrations/whatsapp/messenger';
 import { systemicPauseReason } from '../../integrations/whatsapp/send-errors';
 import { AppError } from '../../lib/errors';
-import { pauseWithReason } from '../../services/campaigns/pause-campaign';
-import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
+import type { Metrics } from '../../lib/metrics';
 import { buildSendComponents } from '../../services/variables/render';
-import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
-import { createCallbackData, type CallbackData } from './callback-data';
-import { claimRecipients, nextDueAt, type ClaimedRecipient } from './claim';
+import type { SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import type { ButtonTarget } from './button-payload';
+import type { CallbackTarget } from './callback-data';
+import type { ClaimedRecipient } from './claim';
 import type { CampaignEngineOptions } from './options';
 import { Pacer } from './pacer';
 import type { ResultWriter } from './result-writer';
 import { retryDecision, THROUGHPUT } from './retry-policy';
-import { activeCampaignsOf, type ActiveCampaign } from './sender-campaigns';
+import type { ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
@@ -37,6 +30,41 @@ export interface SenderStats {
   accepted: number;
   ambiguous: number;
 }
+
+export type PauseTarget = { campaignIds: number[] } | { whatsappAccountId: number };
+
+/**
+ * Everything the sender reads and writes besides results (those go through the writer), bound
+ * to its one number and to this process's claim owner. Built in index.ts from the claim,
+ * campaign, blacklist, account and transition functions; the sender imports none of them.
+ */
+export interface SenderStore {
+  readonly accountId: number;
+  /** The number with its decrypted token; throws if it is gone or the token does not decrypt. */
+  loadAccount(): Promise<SendingAccount>;
+  /** The saved token no longer decrypts (APP_SECRET changed): no retry can help. */
+  tokenUnreadable(): Promise<boolean>;
+  /** The number's sending campaigns, header media uploaded; unusable ones in `refused` with the reason. */
+  activeCampaigns(previous: Map<number, ActiveCampaign>): Promise<{
+    active: Map<number, ActiveCampaign>;
+    refused: Array<{ campaignId: number; reason: string }>;
+  }>;
+  /** Commits up to `limit` due recipients as `sending` for this process. */
+  claim(campaignId: number, limit: number): Promise<ClaimedRecipient[]>;
+  /** Milliseconds until the campaign's next recipient is due; null when none is pending. */
+  nextDueAt(campaignId: number): Promise<number | null>;
+  /** The phone keys among `phoneKeys` on the campaign's blacklist. */
+  blacklisted(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
+  /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
+  pause(target: PauseTarget, reason: string): Promise<number[]>;
+  /** The HMAC-tagged `biz_opaque_callback_data` status webhooks echo back. */
+  signCallback(target: CallbackTarget): string;
+  /** The signed payload of a quick-reply button (the opt-out reply). */
+  signButton(target: ButtonTarget): string;
+}
+
+/** Opens the number's messenger; its pool size follows the number's rate, known once the account is read. */
+export type OpenMessenger = (connections: number) => WhatsAppMessenger;
 
 /**
  * Sends the campaigns of ONE WhatsApp number, in the one process holding its lease.
@@ -75,16 +103,17 @@ export class AccountSender {
   /** Local time until which this process may trust its lease (see leases.ts). */
   trustedUntil = 0;
   lastActiveAt = performance.now();
-  private readonly callbackData: CallbackData;
+  readonly accountId: number;
 
   constructor(
-    private readonly ctx: AppContext,
-    readonly accountId: number,
-    private readonly opts: CampaignEngineOptions,
+    private readonly store: SenderStore,
+    private readonly openMessenger: OpenMessenger,
     private readonly writer: ResultWriter,
+    private readonly opts: CampaignEngineOptions,
     private readonly log: (msg: string, err?: unknown) => void,
+    private readonly metrics: Metrics,
   ) {
-    this.callbackData = createCallbackData(ctx.config.APP_SECRET);
+    this.accountId = store.accountId;
   }
 
   async start(trustedUntil: number): Promise<void> {
@@ -94,19 +123,14 @@ export class AccountSender {
     } catch (err) {
       // APP_SECRET changed since the token was saved: no retry can help, the owner must
       // enter it again. Paused with the reason instead of "Enviando" forever.
-      if (await tokenUnreadable(this.ctx, this.accountId)) {
-        await pauseWithReason(this.ctx.db, { whatsappAccountId: this.accountId }, TOKEN_UNREADABLE_REASON);
+      if (await this.store.tokenUnreadable()) {
+        await this.store.pause({ whatsappAccountId: this.accountId }, TOKEN_UNREADABLE_REASON);
       }
       throw err;
     }
     const connections = Math.min(512, Math.max(8, Math.ceil(this.account.ratePerSecond * 0.5)));
     this.maxInFlight = connections;
-    this.messenger = createWhatsAppMessenger({
-      graphUrl: this.opts.graphUrl ?? this.ctx.config.WHATSAPP_GRAPH_URL,
-      connections,
-      connectTimeoutMs: this.opts.connectTimeoutMs,
-      responseTimeoutMs: this.opts.responseTimeoutMs,
-    });
+    this.messenger = this.openMessenger(connections);
     this.pacer = new Pacer(this.account.ratePerSecond, undefined, this.opts.pacingJitterMs);
     this.loop = this.run().catch((err) => this.log('sender loop crashed', err));
   }
@@ -196,7 +220,10 @@ export class AccountSender {
   private dispatch(item: ClaimedRecipient, campaign: ActiveCampaign) {
     let components;
     try {
-      components = buildSendComponents(campaign.template, campaign.mappings, item.contact);
+      components = buildSendComponents(campaign.template, campaign.mappings, item.contact, {
+        headerMediaId: campaign.headerMediaId,
+        quickReplyPayload: (index) => this.store.signButton({ campaignId: campaign.id, index }),
+      });
     } catch (err) {
       // A mapping removed while sending: every message of the campaign would fail the same way.
       const reason = err instanceof AppError ? err.message : 'No se pudieron completar las variables de la plantilla';
@@ -219,7 +246,7 @@ export class AccountSender {
         templateName: campaign.templateName,
         language: campaign.language,
         components,
-        bizOpaque: this.callbackData.sign({ campaignId: campaign.id, recipientId: item.id }),
+        bizOpaque: this.store.signCallback({ campaignId: campaign.id, recipientId: item.id }),
       }, () => this.pacer.sent(paced))
       .then((outcome) => {
         this.pacer.answered(paced);
@@ -234,6 +261,7 @@ export class AccountSender {
   }
 
   private record(item: ClaimedRecipient, outcome: SendOutcome, dispatchedAt: Date) {
+    this.metrics.sendOutcome(this.accountId, outcome.kind, 'code' in outcome ? outcome.code : null);
     if (outcome.kind !== 'retry' || outcome.code !== null) this.transportFailures = 0;
     switch (outcome.kind) {
       case 'ok':
@@ -279,7 +307,7 @@ export class AccountSender {
   }
 
   /** Pauses campaigns for a systemic reason; this process stops sending them right away. */
-  private async pause(target: { campaignIds: number[] } | { whatsappAccountId: number }, reason: string) {
+  private async pause(target: PauseTarget, reason: string) {
     const ids = 'campaignIds' in target ? target.campaignIds : [...this.active.keys()];
     for (const id of ids) {
       this.active.delete(id);
@@ -287,7 +315,7 @@ export class AccountSender {
     }
     this.releaseQueued((item) => ids.includes(item.campaignId) || 'whatsappAccountId' in target);
     try {
-      await pauseWithReason(this.ctx.db, target, reason);
+      await this.store.pause(target, reason);
     } catch (err) {
       this.log('could not pause campaigns', err);
     }
@@ -338,9 +366,9 @@ export class AccountSender {
     for (let i = 0; i < ids.length && !this.stopping; i++) {
       const campaign = this.active.get(ids[(this.rotation + i) % ids.length]);
       if (!campaign || (this.idleUntil.get(campaign.id) ?? 0) > now) continue;
-      const claimed = await claimRecipients(this.ctx.db, campaign.id, this.ctx.instanceId, this.batchSize());
+      const claimed = await this.store.claim(campaign.id, this.batchSize());
       if (!claimed.length) {
-        const due = await nextDueAt(this.ctx.db, campaign.id);
+        const due = await this.store.nextDueAt(campaign.id);
         const wait = due === null ? this.opts.refreshMs : Math.min(Math.max(due, 5), this.opts.refreshMs * 4);
         this.idleUntil.set(campaign.id, performance.now() + wait);
         continue;
@@ -371,12 +399,7 @@ export class AccountSender {
 
   /** The blacklist is checked again right before sending: numbers added since the freeze are skipped. */
   private async dropBlacklisted(campaign: ActiveCampaign, claimed: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
-    const blocked = await blacklistedKeys(
-      this.ctx.db,
-      campaign.userId,
-      campaign.kommoAccountId,
-      claimed.map((c) => c.phoneKey),
-    );
+    const blocked = await this.store.blacklisted(campaign, claimed.map((c) => c.phoneKey));
     if (!blocked.size) return claimed;
     const keep: ClaimedRecipient[] = [];
     for (const item of claimed) {
@@ -397,7 +420,7 @@ export class AccountSender {
 
   private async readCampaigns() {
     this.refreshedAt = performance.now();
-    const { active, refused } = await activeCampaignsOf(this.ctx.db, this.accountId, this.active);
+    const { active, refused } = await this.store.activeCampaigns(this.active);
     const now = performance.now();
     for (const [id, until] of this.pausedHere) {
       if (until < now || !active.has(id)) this.pausedHere.delete(id);
@@ -415,7 +438,7 @@ export class AccountSender {
 
   private async loadAccount() {
     this.accountStale = false;
-    this.account = await loadSendingAccount(this.ctx.db, this.ctx.secrets, this.accountId);
+    this.account = await this.store.loadAccount();
     this.accountLoadedAt = performance.now();
   }
 
@@ -435,20 +458,5 @@ export class AccountSender {
     else if ((this.account.qualityRating ?? '').toUpperCase() === 'RED') {
       await this.pause({ whatsappAccountId: this.accountId }, QUALITY_RED_REASON);
     }
-  }
-}
-
-async function tokenUnreadable(ctx: AppContext, whatsappAccountId: number): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ sealed: whatsappAccounts.accessTokenEnc })
-    .from(whatsappAccounts)
-    .where(eq(whatsappAccounts.id, whatsappAccountId))
-    .limit(1);
-  if (!row) return false;
-  try {
-    ctx.secrets.open(row.sealed);
-    return false;
-  } catch {
-    return true;
   }
 }

@@ -2,11 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { applyDeliveryFacts, type DeliveryFact } from '../../services/campaigns/recipient-transitions';
-import { jsonParam, retryOnConflict, rowsOf } from '../../services/campaigns/sql';
+import { jsonParam, retryOnConflict, rowsOf } from '../../db/sql';
 import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../../services/templates/status-update';
 import { claimsToBeOurs, createCallbackData, type CallbackData, type CallbackTarget } from './callback-data';
 import type { CampaignEngineOptions } from './options';
-import { isOptOut, recordOptOut } from './opt-out';
+import { isOptOut, recordOptOut } from '../../services/blacklist/opt-out';
+import { optOutButtonTenant } from './button-opt-out';
+import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
 
@@ -24,6 +26,7 @@ export class WebhookInbox {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private readonly statusCheck: StatusCheck;
+  private readonly buttonPayload: ButtonPayload;
 
   constructor(
     private readonly ctx: AppContext,
@@ -31,6 +34,7 @@ export class WebhookInbox {
     private readonly log: (msg: string, err?: unknown) => void,
   ) {
     this.statusCheck = { callbackData: createCallbackData(ctx.config.APP_SECRET), warn: (msg) => log(`warning: ${msg}`) };
+    this.buttonPayload = createButtonPayload(ctx.config.APP_SECRET);
   }
 
   start() {
@@ -76,9 +80,9 @@ export class WebhookInbox {
   }
 
   private async applyBatch(tx: Db, limit: number, onlyId?: number): Promise<number> {
-    const events = await rowsOf<{ id: number | string; payload: unknown }>(
+    const events = await rowsOf<{ id: number | string; payload: unknown; received_at: Date | string }>(
       tx,
-      sql`select id, payload from webhook_events
+      sql`select id, payload, received_at from webhook_events
           where process_after <= now() ${onlyId === undefined ? sql`` : sql`and id = ${onlyId}`}
           order by id limit ${limit} for update skip locked`,
     );
@@ -88,6 +92,10 @@ export class WebhookInbox {
     await applyStatuses(tx, contents.statuses, this.statusCheck);
     for (const m of contents.inbound) {
       if (isOptOut(m.text)) await recordOptOut(tx, m);
+      else {
+        const tenant = await optOutButtonTenant(tx, this.buttonPayload, m);
+        if (tenant !== null) await recordOptOut(tx, m, tenant);
+      }
     }
     for (const t of contents.templateUpdates) {
       await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
@@ -96,6 +104,7 @@ export class WebhookInbox {
     await tx.execute(
       sql`delete from webhook_events where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))`,
     );
+    this.ctx.metrics.webhooksApplied(events.map((e) => e.received_at));
     return events.length;
   }
 

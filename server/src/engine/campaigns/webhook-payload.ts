@@ -20,6 +20,8 @@ export interface InboundText {
   wabaId: string;
   from: string;
   text: string;
+  /** A quick-reply tap's `button.payload` (ours are signed: see button-payload.ts), else null. */
+  buttonPayload: string | null;
 }
 
 export interface TemplateUpdate {
@@ -105,5 +107,5 @@ function readInbound(m: Json | null, phoneNumberId: string, wabaId: string): Inb
     str(obj(m.button)?.payload) ??
     str(obj(obj(m.interactive)?.button_reply)?.title) ??
     str(obj(obj(m.interactive)?.list_reply)?.title);
-  return text ? { phoneNumberId, wabaId, from, text } : null;
+  return text ? { phoneNumberId, wabaId, from, text, buttonPayload: str(obj(m.button)?.payload) ?? null } : null;
 }

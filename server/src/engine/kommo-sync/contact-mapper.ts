@@ -1,4 +1,4 @@
-import { isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { toE164 } from '../../lib/phone';
 import type { KommoContact, KommoContactField, KommoFieldValue } from '../../integrations/kommo/types';
 
@@ -20,11 +20,6 @@ export interface MapperOptions {
   phoneFieldId: number;
   /** The Kommo account's country: the region of numbers typed in national format. */
   country: CountryCode | undefined;
-}
-
-export function countryCode(value: string | null | undefined): CountryCode | undefined {
-  const upper = (value ?? '').trim().toUpperCase();
-  return upper && isSupportedCountry(upper) ? (upper as CountryCode) : undefined;
 }
 
 /** Half of a surrogate pair with its partner missing: PostgreSQL's jsonb rejects it. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { ContactRecord } from './contact-mapper';
 
 /**
@@ -12,7 +12,7 @@ import type { ContactRecord } from './contact-mapper';
  * which only rewrite them when tags or custom fields really changed.
  */
 export async function upsertContacts(
-  db: Db,
+  db: Db | Tx,
   p: { userId: number; accountId: number; generation: number; contacts: ContactRecord[] },
 ): Promise<void> {
   if (p.contacts.length === 0) return;
@@ -47,7 +47,7 @@ export async function upsertContacts(
 }
 
 /** After a full sync: what Kommo no longer lists is gone, and so are tags nobody carries. */
-export async function removeUnseen(db: Db, p: { accountId: number; generation: number }): Promise<void> {
+export async function removeUnseen(db: Db | Tx, p: { accountId: number; generation: number }): Promise<void> {
   await db.execute(sql`delete from contacts where account_id = ${p.accountId} and sync_generation <> ${p.generation}`);
   await db.execute(sql`
     delete from contact_tags t where t.account_id = ${p.accountId}

@@ -6,6 +6,7 @@ import type { KommoCredentials } from '../../integrations/kommo/types';
 import { mapContact, type MapperOptions } from './contact-mapper';
 import { upsertContacts } from './contact-writer';
 import { SyncStopError } from './sync-errors';
+import { rowsOf } from '../../db/sql';
 
 /** A routine full sync may remove at most this share of an account's contacts at once… */
 export const MAX_PRUNE_SHARE = 0.3;
@@ -40,11 +41,11 @@ export async function confirmUnseen(p: {
   signal: AbortSignal;
 }): Promise<void> {
   const { db, account, generation } = p;
-  const [counts] = (
-    (await db.execute(sql`
-      select count(*)::int as total, (count(*) filter (where sync_generation <> ${generation}))::int as unseen
-      from contacts where account_id = ${account.id}`)) as unknown as { rows: { total: number; unseen: number }[] }
-  ).rows;
+  const [counts] = await rowsOf<{ total: number; unseen: number }>(
+    db,
+    sql`select count(*)::int as total, (count(*) filter (where sync_generation <> ${generation}))::int as unseen
+      from contacts where account_id = ${account.id}`,
+  );
   const total = Number(counts.total);
   const unseen = Number(counts.unseen);
   if (unseen === 0) return;
@@ -57,10 +58,12 @@ export async function confirmUnseen(p: {
   for (;;) {
     p.signal.throwIfAborted();
     const ids = (
-      (await db.execute(sql`
-        select kommo_id from contacts where account_id = ${account.id} and sync_generation <> ${generation}
-          and kommo_id > ${after} order by kommo_id limit ${KOMMO_IDS_PER_LOOKUP}`)) as unknown as { rows: { kommo_id: string | number }[] }
-    ).rows.map((r) => Number(r.kommo_id));
+      await rowsOf<{ kommo_id: string | number }>(
+        db,
+        sql`select kommo_id from contacts where account_id = ${account.id} and sync_generation <> ${generation}
+          and kommo_id > ${after} order by kommo_id limit ${KOMMO_IDS_PER_LOOKUP}`,
+      )
+    ).map((r) => Number(r.kommo_id));
     if (ids.length === 0) return;
     after = ids[ids.length - 1];
     const wanted = new Set(ids);

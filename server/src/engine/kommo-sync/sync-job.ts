@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 import { kommoAccounts, kommoCustomFields } from '../../db/schema/kommo';
 import type { KommoClient } from '../../integrations/kommo/client';
 import { KOMMO_PAGE_LIMIT } from '../../integrations/kommo/client';
 import type { KommoCredentials } from '../../integrations/kommo/types';
-import { countryCode, mapContact } from './contact-mapper';
+import { countryCode } from '../../lib/phone';
+import { mapContact } from './contact-mapper';
 import { removeUnseen, upsertContacts } from './contact-writer';
 import { walkContacts } from './page-walker';
 import { confirmUnseen } from './prune-guard';
@@ -69,7 +71,7 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
       }
       // The generation is taken at once, so a full sync that fails or is cancelled never lends its
       // stamp to the next one (whose unseen contacts must really be unseen).
-      await saveProgress(tx as unknown as Db, deps, account.id, state, { country, generation: state.generation });
+      await saveProgress(tx, deps, account.id, state, { country, generation: state.generation });
     });
   }
 
@@ -108,13 +110,13 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
       estimate: Math.max(state.estimate ?? 0, processed),
     };
     await db.transaction(async (tx) => {
-      await upsertContacts(tx as unknown as Db, {
+      await upsertContacts(tx, {
         userId: account.userId,
         accountId: account.id,
         generation: state.generation!,
         contacts: records,
       });
-      await saveProgress(tx as unknown as Db, deps, account.id, state);
+      await saveProgress(tx, deps, account.id, state);
     });
     if (page.last) break;
   }
@@ -136,7 +138,7 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
 
 /** Progress, cursor and lease in one update; no row means another process owns the sync now. */
 async function saveProgress(
-  db: Db,
+  db: Db | Tx,
   deps: SyncJobDeps,
   accountId: number,
   state: SyncState,
@@ -161,15 +163,10 @@ async function saveProgress(
 async function finish(deps: SyncJobDeps, account: AccountRow, state: SyncState) {
   const { db } = deps;
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    if (state.mode === 'full') await removeUnseen(t, { accountId: account.id, generation: state.generation! });
-    const [{ n }] = (
-      (await t.execute(sql`select count(*)::int as n from contacts where account_id = ${account.id}`)) as unknown as {
-        rows: { n: number }[];
-      }
-    ).rows;
+    if (state.mode === 'full') await removeUnseen(tx, { accountId: account.id, generation: state.generation! });
+    const [{ n }] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from contacts where account_id = ${account.id}`);
     const total = Number(n);
-    const rows = await t
+    const rows = await tx
       .update(kommoAccounts)
       .set({
         syncStatus: 'synced',

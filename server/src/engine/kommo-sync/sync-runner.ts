@@ -1,13 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { rowsOf } from '../../db/sql';
 import { kommoAccounts } from '../../db/schema/kommo';
 import type { KommoClient } from '../../integrations/kommo/client';
 import { KommoError } from '../../integrations/kommo/errors';
-import { kommoClientFor } from '../../integrations/kommo/shared-client';
-import type { BackgroundWork } from '../index';
+import type { BackgroundWork } from '../background-work';
 import { LeaseLostError, SyncStopError } from './sync-errors';
 import { runSyncJob } from './sync-job';
-import { onSyncCancel, onSyncWake } from './wake';
 
 export interface SyncRunnerOptions {
   client?: KommoClient;
@@ -36,7 +35,7 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
   const leaseMs = opts.leaseMs ?? 30_000;
   const maxConcurrent = opts.maxConcurrent ?? 4;
   const maxPerUser = Math.max(1, Math.min(opts.maxPerUser ?? Math.ceil(maxConcurrent / 2), maxConcurrent));
-  const client = opts.client ?? kommoClientFor(ctx.config);
+  const client = opts.client ?? ctx.kommo.sync;
   const owner = ctx.instanceId;
   const stopper = new AbortController();
   const running = new Map<number, { job: Promise<void>; userId: number; stop: AbortController }>();
@@ -54,15 +53,15 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
   async function claimOne(): Promise<AccountRow | undefined> {
     const full = fullUsers();
     const skipUsers = full.length > 0 ? sql`and user_id not in (${sql.join(full.map((u) => sql`${u}`), sql`, `)})` : sql``;
-    const rows = (await ctx.db.execute(sql`
+    const [claimed] = await rowsOf<{ id: number }>(ctx.db, sql`
       update kommo_accounts set sync_lease_owner = ${owner},
              sync_lease_expires_at = now() + make_interval(secs => ${leaseMs / 1000})
       where id = (
         select id from kommo_accounts
         where sync_status = 'syncing' and (sync_lease_expires_at is null or sync_lease_expires_at < now()) ${skipUsers}
         order by updated_at limit 1 for update skip locked)
-      returning id`)) as unknown as { rows: { id: number }[] };
-    const id = rows.rows[0]?.id;
+      returning id`);
+    const id = claimed?.id;
     if (id === undefined) return undefined;
     const [row] = await ctx.db.select().from(kommoAccounts).where(eq(kommoAccounts.id, id));
     return row;
@@ -88,8 +87,9 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
           running.set(account.id, { job, userId: account.userId, stop });
         }
       } while (again && !stopper.signal.aborted);
-    } catch {
+    } catch (err) {
       // The database is briefly unavailable: the next poll tries again.
+      ctx.log.warn({ engine: 'kommo-sync', err }, 'claiming a sync failed');
     } finally {
       claiming = false;
     }
@@ -113,9 +113,13 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
         account,
         signal,
       );
+      ctx.metrics.syncEnded('ok');
     } catch (err) {
       if (stopper.signal.aborted) return releaseLease(account.id);
       if (stop.signal.aborted || err instanceof LeaseLostError) return; // cancelled, deleted, or restarted by the operator
+      // Kommo's refusals are the operator's to read on the account; anything else is ours to read here.
+      if (!(err instanceof KommoError || err instanceof SyncStopError)) ctx.log.error({ engine: 'kommo-sync', err }, `sync of Kommo account ${account.id} failed`);
+      ctx.metrics.syncEnded('error');
       await recordFailure(account.id, failureMessage(err));
     } finally {
       clearInterval(renew);
@@ -130,8 +134,9 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
         .where(and(eq(kommoAccounts.id, id), eq(kommoAccounts.syncLeaseOwner, owner), eq(kommoAccounts.syncStatus, 'syncing')))
         .returning({ id: kommoAccounts.id });
       if (rows.length === 0) stop.abort(new LeaseLostError());
-    } catch {
+    } catch (err) {
       // a missed renewal only risks a takeover, which the lease check on every page handles
+      ctx.log.warn({ engine: 'kommo-sync', err }, 'sync lease renewal failed');
     }
   }
 
@@ -142,8 +147,9 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
         .update(kommoAccounts)
         .set({ syncLeaseOwner: null, syncLeaseExpiresAt: null })
         .where(and(eq(kommoAccounts.id, id), eq(kommoAccounts.syncLeaseOwner, owner)));
-    } catch {
+    } catch (err) {
       // the lease expires on its own
+      ctx.log.warn({ engine: 'kommo-sync', err }, 'sync lease release failed');
     }
   }
 
@@ -160,13 +166,14 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
           updatedAt: new Date(),
         })
         .where(and(eq(kommoAccounts.id, id), eq(kommoAccounts.syncLeaseOwner, owner)));
-    } catch {
+    } catch (err) {
       // the lease expires and another attempt resumes the sync
+      ctx.log.warn({ engine: 'kommo-sync', err }, 'recording a sync failure failed');
     }
   }
 
-  const unsubscribeWake = onSyncWake(() => void tick());
-  const unsubscribeCancel = onSyncCancel((id) => running.get(id)?.stop.abort(new LeaseLostError()));
+  const unsubscribeWake = ctx.signals.onSyncRequested(() => void tick());
+  const unsubscribeCancel = ctx.signals.onSyncCancelled((id) => running.get(id)?.stop.abort(new LeaseLostError()));
   const loop = () => {
     timer = setTimeout(async () => {
       await tick();

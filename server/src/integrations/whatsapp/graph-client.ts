@@ -10,14 +10,6 @@ import { graphErrorFrom, graphNetworkError, graphTimeoutError, GraphApiError, ty
 const CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 20_000;
 
-const agent = new Agent({
-  connect: { timeout: CONNECT_TIMEOUT_MS },
-  headersTimeout: DEFAULT_TIMEOUT_MS,
-  bodyTimeout: DEFAULT_TIMEOUT_MS,
-  keepAliveTimeout: 30_000,
-  connections: 16,
-});
-
 export interface GraphRequest {
   method: 'GET' | 'POST' | 'DELETE';
   /** Path below the versioned base, e.g. `/123/message_templates`. */
@@ -35,6 +27,14 @@ export interface GraphClient {
 /** `baseUrl` is WHATSAPP_GRAPH_URL, version included (https://graph.facebook.com/v23.0). */
 export function createGraphClient(baseUrl: string): GraphClient {
   const base = baseUrl.replace(/\/+$/, '');
+  // One keep-alive pool per client, and one client per process (AppContext.graph).
+  const agent = new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: DEFAULT_TIMEOUT_MS,
+    bodyTimeout: DEFAULT_TIMEOUT_MS,
+    keepAliveTimeout: 30_000,
+    connections: 16,
+  });
   return {
     async call<T>(req: GraphRequest): Promise<T> {
       const url = new URL(base + req.path);

@@ -7,8 +7,11 @@ export interface GraphTemplate {
   language: string;
   status: string;
   category: string;
-  components?: Array<{ type: string; format?: string; text?: string; example?: unknown; buttons?: unknown[] }>;
+  /** Kept as Meta sends them: carousel cards, offers and newer keys included. */
+  components?: Array<{ type: string; format?: string; text?: string; example?: unknown; buttons?: unknown[]; [key: string]: unknown }>;
   rejected_reason?: string | null;
+  parameter_format?: string;
+  quality_score?: { score?: string; date?: number } | null;
 }
 
 interface TemplatePage {
@@ -16,7 +19,7 @@ interface TemplatePage {
   paging?: { cursors?: { before?: string; after?: string }; next?: string };
 }
 
-const TEMPLATE_FIELDS = 'id,name,language,status,category,components,rejected_reason';
+const TEMPLATE_FIELDS = 'id,name,language,status,category,components,rejected_reason,parameter_format,quality_score';
 const PAGE_SIZE = 100;
 /** A WABA holds at most 6,000 templates; this bounds a cursor loop that never ends. */
 const MAX_PAGES = 100;
@@ -46,6 +49,8 @@ export interface CreateTemplateRequest {
   language: string;
   category: string;
   components: Array<Record<string, unknown>>;
+  /** How placeholders are written: `{{1}}` (POSITIONAL) or `{{first_name}}` (NAMED). */
+  parameter_format?: 'POSITIONAL' | 'NAMED';
 }
 
 export function createTemplate(client: GraphClient, token: string, wabaId: string, body: CreateTemplateRequest) {
@@ -53,7 +58,7 @@ export function createTemplate(client: GraphClient, token: string, wabaId: strin
     method: 'POST',
     path: `/${encodeURIComponent(wabaId)}/message_templates`,
     token,
-    body: { ...body, parameter_format: 'POSITIONAL' },
+    body: { ...body, parameter_format: body.parameter_format ?? 'POSITIONAL' },
   });
 }
 

@@ -10,18 +10,14 @@ import {
   updateCampaignSchema,
 } from '@masivo/contract/campaigns';
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
-import {
-  createCampaign,
-  deleteCampaign,
-  getCampaign,
-  listCampaigns,
-  listMessages,
-  pauseCampaign,
-  retryFailed,
-  retryUnknown,
-  startCampaign,
-  updateCampaign,
-} from '../../services/campaigns/campaigns-service';
+import { listMessages } from '../../services/campaigns/campaign-messages';
+import { getCampaign, listCampaigns } from '../../services/campaigns/campaign-queries';
+import { createCampaign } from '../../services/campaigns/create-campaign';
+import { deleteCampaign } from '../../services/campaigns/delete-campaign';
+import { pauseCampaign } from '../../services/campaigns/pause-campaign';
+import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed';
+import { startCampaign } from '../../services/campaigns/start-campaign';
+import { updateCampaign } from '../../services/campaigns/update-campaign';
 
 const tags = ['campaigns'];
 

@@ -22,6 +22,7 @@ import {
   tagsResponseSchema,
 } from '@masivo/contract/contacts';
 import { createContactsService } from '../../services/contacts/contacts-service';
+import type { ScreenCount } from '../../services/contacts/count-cache';
 import { exportContactsCsv } from '../../services/contacts/contact-export';
 
 type FilterQuery = z.output<typeof contactFilterQuerySchema>;
@@ -31,10 +32,15 @@ function filterOf(q: FilterQuery): ContactFilterInput {
   return { searchQuery: q.searchQuery, tags: q.tags, tagOperator: q.tagOperator, customFieldFilters: q.customFieldFilters };
 }
 
+/** `{count}` as the spec has it; `approximate: true` only on an estimate (count-cache.ts). */
+function screenCount(c: ScreenCount) {
+  return c.approximate ? { count: c.count, approximate: true } : { count: c.count };
+}
+
 /** Spec §7 "Contacts", under /api/contacts. */
 export default async function contactRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const contacts = createContactsService(app.ctx.db);
+  const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres' });
   const tags = ['contacts'];
 
   app.get('/', { schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) =>
@@ -44,7 +50,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
   app.get(
     '/recipient-count',
     { schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
-    async (req) => ({ count: await contacts.recipientCount(req.userId, req.query.account_id, filterOf(req.query)) }),
+    async (req) => screenCount(await contacts.recipientCount(req.userId, req.query.account_id, filterOf(req.query))),
   );
 
   app.post(
@@ -73,14 +79,16 @@ export default async function contactRoutes(fastify: FastifyInstance) {
     },
     async (req) => {
       const page = await contacts.filtered(req.userId, req.params.accountId, filterOf(req.query), req.query);
-      return { ...page, has_more: page.offset + page.contacts.length < page.total };
+      // An estimated total cannot tell the last page: a full page then means there may be more.
+      const more = page.total_approximate ? page.contacts.length === page.limit : page.offset + page.contacts.length < page.total;
+      return { ...page, has_more: more };
     },
   );
 
   app.get(
     '/:accountId/count',
     { schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
-    async (req) => ({ count: await contacts.count(req.userId, req.params.accountId, filterOf(req.query)) }),
+    async (req) => screenCount(await contacts.count(req.userId, req.params.accountId, filterOf(req.query))),
   );
 
   app.get('/:accountId/tags', { schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>

@@ -6,19 +6,24 @@ import {
   createTemplateResponseSchema,
   createTemplateSchema,
   kommoCustomFieldSchema,
+  MEDIA_SAMPLE_MAX_BYTES,
+  mediaSampleQuerySchema,
+  mediaSampleResponseSchema,
   syncAllResultSchema,
   syncResultSchema,
   syncTemplatesSchema,
   templateSchema,
   templateStatusSummarySchema,
 } from '@masivo/contract/templates';
+import { templateSlotSchema } from '@masivo/contract/variables';
+import { uploadMediaSample } from '../../services/templates/template-media-sample';
 import { createTemplateService } from '../../services/templates/template-service';
 
 const tags = ['templates'];
 const accountParams = z.object({ accountId: idSchema });
 const variableSlots = z.object({
   templateId: z.number(),
-  variables: z.array(z.object({ key: z.string(), component: z.enum(['header', 'body']), placeholder: z.number(), label: z.string() })),
+  variables: z.array(templateSlotSchema),
 });
 
 export default async function templateRoutes(fastify: FastifyInstance) {
@@ -36,6 +41,21 @@ export default async function templateRoutes(fastify: FastifyInstance) {
     { schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
     async (req, reply) => reply.code(201).send(await service.create(req.userId, req.body)),
   );
+
+  // The sample's bytes are the body: a child scope keeps the raw parser off the JSON routes.
+  await app.register(async (child) => {
+    const raw = child.withTypeProvider<ZodTypeProvider>();
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MEDIA_SAMPLE_MAX_BYTES }, (_req, body, done) => done(null, body));
+    raw.post(
+      '/media-sample',
+      {
+        bodyLimit: MEDIA_SAMPLE_MAX_BYTES,
+        schema: { tags, querystring: mediaSampleQuerySchema, response: { 200: mediaSampleResponseSchema } },
+      },
+      (req) => uploadMediaSample(app.ctx, req.userId, req.query, req.headers['content-type'], req.body),
+    );
+  });
 
   app.get('/account/:accountId', { schema: { tags, params: accountParams, response: { 200: z.array(templateSchema) } } }, (req) =>
     service.listByAccount(req.userId, req.params.accountId),

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
 import { createRateLimiter } from '../../services/auth/rate-limiter';
-import { campaignSignals } from '../../services/campaigns/campaign-signals';
-import { rowsOf } from '../../services/campaigns/sql';
+import { isKnownVerifyToken, storeWebhook } from '../../services/webhooks/webhook-events';
 import { cleanWebhookPayload } from './clean-payload';
 import { isValidSignature } from './signature';
 
@@ -60,11 +58,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       }
       const q = request.query;
       const token = q['hub.verify_token'] ?? '';
-      const known =
-        q['hub.mode'] === 'subscribe' && token !== ''
-          ? await rowsOf(ctx.db, sql`select 1 from whatsapp_accounts where webhook_verify_token = ${token} limit 1`)
-          : [];
-      if (!known.length) {
+      const known = q['hub.mode'] === 'subscribe' && (await isKnownVerifyToken(ctx.db, token));
+      if (!known) {
         verifyFailures.hit(request.ip);
         throw new AppError(403, 'Token de verificación inválido');
       }
@@ -85,8 +80,8 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       }
       const payload = cleanWebhookPayload(raw);
       if (payload === null) throw new AppError(400, 'El cuerpo de la petición no es JSON válido');
-      await ctx.db.execute(sql`insert into webhook_events (payload) values (${payload}::jsonb)`);
-      campaignSignals(ctx).webhookStored();
+      await storeWebhook(ctx.db, payload);
+      ctx.signals.webhookStored();
       return reply.code(200).send({ received: true });
     },
   );

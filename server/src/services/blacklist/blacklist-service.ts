@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { phoneKey, toE164 } from '../../lib/phone';
 import { likePattern } from '../contacts/filter-engine';
 import { ownedAccount } from '../contacts/account-access';
-import { countryCode } from '../../engine/kommo-sync/contact-mapper';
+import { countryCode } from '../../lib/phone';
 
 type Row = typeof blacklist.$inferSelect;
 

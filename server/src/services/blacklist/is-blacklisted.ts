@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 
 /**
  * Which of these phone keys (lib/phone.ts phoneKey) must not be messaged: those in the Kommo
@@ -11,11 +12,9 @@ export async function blacklistedKeys(db: Db, userId: number, accountId: number 
   const unique = [...new Set(keys.filter(Boolean))];
   if (unique.length === 0) return new Set();
   const wanted = sql`(select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb))`;
-  const res = (await db.execute(sql`
+  const found = await rowsOf<{ phone_key: string }>(db, sql`
     select phone_key from opt_outs where user_id = ${userId} and phone_key in ${wanted}
     ${accountId ? sql`union select phone_key from blacklist
-      where user_id = ${userId} and account_id = ${accountId} and phone_key in ${wanted}` : sql``}`)) as unknown as {
-    rows: { phone_key: string }[];
-  };
-  return new Set(res.rows.map((r) => r.phone_key));
+      where user_id = ${userId} and account_id = ${accountId} and phone_key in ${wanted}` : sql``}`);
+  return new Set(found.map((r) => r.phone_key));
 }

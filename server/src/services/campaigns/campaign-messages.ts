@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { CampaignMessagesPage, RecipientStatus, campaignMessagesQuerySchema } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
 import { loadCampaignRow } from './campaign-queries';
-import { isoOf, rowsOf } from './sql';
+import { isoOf, rowsOf } from '../../db/sql';
 
 export type CampaignMessagesQuery = z.output<typeof campaignMessagesQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { contactFilterSchema } from '@masivo/contract/contact-filter';
-import { CAMPAIGN_STATUSES, type Campaign, type CampaignStatus } from '@masivo/contract/campaigns';
+import { CAMPAIGN_STATUSES, type Campaign } from '@masivo/contract/campaigns';
 import type { campaigns } from '../../db/schema/index';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
@@ -38,13 +38,3 @@ export function toCampaign(row: CampaignRow): Campaign {
     updated_at: row.updatedAt.toISOString(),
   };
 }
-
-/** Spec §4 labels, for Spanish conflict messages. */
-export const STATUS_LABEL: Record<CampaignStatus, string> = {
-  draft: 'Borrador',
-  scheduled: 'Programada',
-  sending: 'Enviando',
-  completed: 'Completada',
-  paused: 'Pausada',
-  cancelled: 'Cancelada',
-};

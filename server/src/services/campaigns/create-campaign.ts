@@ -3,12 +3,12 @@ import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { countContacts } from '../contacts/filter-engine';
 import {
-  assertCampaignTemplate,
   assertOwnKommoAccount,
   assertOwnWhatsAppAccount,
   parseSchedule,
-  parseWith,
 } from './campaign-references';
+import { parseWith } from '../../lib/parse-with';
+import { assertTemplateUsable } from '../variables/template-readiness';
 import { toCampaign } from './campaign-view';
 
 /**
@@ -21,7 +21,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   const { db } = ctx;
   await assertOwnKommoAccount(db, userId, data.kommo_account_id);
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
-  const { template } = await assertCampaignTemplate(db, userId, data.template_id, data.whatsapp_account_id);
+  const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
   const scheduledAt = parseSchedule(data.scheduled_at);
   const total = await countContacts(db, { userId, accountId: data.kommo_account_id, filter: data.filters });
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { contactFilterSql } from '../contacts/filter-engine';
-import { rowsOf } from './sql';
+import { rowsOf } from '../../db/sql';
 
 export const NO_VALID_PHONE = 'Sin número de teléfono válido';
 export const DUPLICATE_PHONE = 'Número repetido: ya lo recibe otro contacto de la campaña';

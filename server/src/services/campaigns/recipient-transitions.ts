@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { jsonParam, rowsOf } from './sql';
+import { jsonParam, rowsOf } from '../../db/sql';
 
 /**
  * Every change of a recipient's state goes through one of the statements below. Each one

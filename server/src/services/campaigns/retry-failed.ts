@@ -1,13 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Campaign, CampaignStatus } from '@masivo/contract/campaigns';
+import { CAN_RETRY, type Campaign } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import { conflict } from '../../lib/errors';
 import { getCampaign, loadCampaignRow } from './campaign-queries';
-import { campaignSignals } from './campaign-signals';
-import { STATUS_LABEL } from './campaign-view';
+import { refuse, reopenAfterRetry } from './campaign-transitions';
 import { requeueRecipients } from './recipient-transitions';
-
-const RETRYABLE_FROM: readonly CampaignStatus[] = ['sending', 'paused', 'completed'];
 
 export const NO_WEBHOOKS =
   'No se pueden reintentar los desconocidos sin los webhooks de WhatsApp configurados: muchos de esos mensajes probablemente ya llegaron.';
@@ -33,17 +30,12 @@ export function retryUnknown(ctx: AppContext, userId: number, id: number): Promi
 
 async function requeue(ctx: AppContext, userId: number, id: number, status: 'failed' | 'unknown'): Promise<Campaign> {
   const row = await loadCampaignRow(ctx.db, userId, id);
-  if (!RETRYABLE_FROM.includes(row.status)) {
-    throw conflict(`No se pueden reintentar envíos de una campaña en estado ${STATUS_LABEL[row.status] ?? row.status}`);
-  }
+  if (!CAN_RETRY.includes(row.status)) throw refuse('retry', row.status);
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select id from campaigns where id = ${id} for update`);
     const requeued = await requeueRecipients(tx, id, status);
-    if (requeued > 0) {
-      await tx.execute(sql`update campaigns set status = 'sending', completed_at = null, updated_at = now()
-        where id = ${id} and status = 'completed'`);
-    }
+    if (requeued > 0) await reopenAfterRetry(tx, id);
   });
-  campaignSignals(ctx).changed(id);
+  ctx.signals.campaignChanged(id);
   return getCampaign(ctx.db, userId, id);
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { conflict } from '../../lib/errors';
+import { rowsOf } from '../../db/sql';
 
 /** Statuses of a campaign that may still send: its accounts must outlive it. */
 const UNFINISHED = ['draft', 'scheduled', 'sending', 'paused'];
@@ -17,11 +18,11 @@ export async function assertNoUnfinishedCampaigns(
   account: { kommoAccountId: number } | { whatsappAccountId: number },
 ): Promise<void> {
   const column = 'kommoAccountId' in account ? sql`kommo_account_id = ${account.kommoAccountId}` : sql`whatsapp_account_id = ${account.whatsappAccountId}`;
-  const res = (await tx.execute(sql`
+  const [row] = await rowsOf<{ n: number }>(tx, sql`
     select count(*)::int as n from campaigns
     where user_id = ${userId} and ${column}
-      and status in (${sql.join(UNFINISHED.map((s) => sql`${s}`), sql`, `)})`)) as unknown as { rows: { n: number }[] };
-  const n = Number(res.rows[0]?.n ?? 0);
+      and status in (${sql.join(UNFINISHED.map((s) => sql`${s}`), sql`, `)})`);
+  const n = Number(row?.n ?? 0);
   if (n > 0) {
     throw conflict(
       `No se puede eliminar la cuenta: tiene ${n} ${n === 1 ? 'campaña sin terminar' : 'campañas sin terminar'} (borrador, programada, enviando o pausada). Termina o elimina primero esas campañas.`,

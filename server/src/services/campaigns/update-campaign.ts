@@ -1,21 +1,18 @@
-import { and, eq } from 'drizzle-orm';
-import { updateCampaignSchema, type Campaign, type CampaignStatus, type UpdateCampaignInput } from '@masivo/contract/campaigns';
+import { CAN_EDIT, updateCampaignSchema, type Campaign, type UpdateCampaignInput } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { badRequest, conflict } from '../../lib/errors';
 import { countContacts } from '../contacts/filter-engine';
 import {
-  assertCampaignTemplate,
   assertOwnKommoAccount,
   assertOwnWhatsAppAccount,
   parseSchedule,
-  parseWith,
 } from './campaign-references';
+import { parseWith } from '../../lib/parse-with';
+import { assertTemplateUsable } from '../variables/template-readiness';
 import { loadCampaignRow } from './campaign-queries';
-import { campaignSignals } from './campaign-signals';
-import { STATUS_LABEL, toCampaign } from './campaign-view';
-
-const EDITABLE: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+import { refuse, saveEdit } from './campaign-transitions';
+import { toCampaign } from './campaign-view';
 
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
@@ -26,9 +23,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   const data = parseWith(updateCampaignSchema, input);
   const { db } = ctx;
   const row = await loadCampaignRow(db, userId, id);
-  if (!EDITABLE.includes(row.status)) {
-    throw conflict(`No se puede editar una campaña en estado ${STATUS_LABEL[row.status] ?? row.status}`);
-  }
+  if (!CAN_EDIT.includes(row.status)) throw refuse('edit', row.status);
 
   const changes: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date() };
   if (data.name !== undefined) changes.name = data.name;
@@ -57,7 +52,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     const templateId = data.template_id ?? row.templateId;
     if (!whatsappAccountId) throw badRequest('La cuenta de WhatsApp es requerida');
     if (!templateId) throw badRequest('La plantilla es requerida');
-    const { template } = await assertCampaignTemplate(db, userId, templateId, whatsappAccountId);
+    const { template } = await assertTemplateUsable(db, userId, templateId, whatsappAccountId);
     Object.assign(changes, {
       whatsappAccountId,
       templateId,
@@ -76,13 +71,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     }
   }
 
-  // Only if nobody started or paused it in the meantime.
-  const [updated] = await db
-    .update(campaigns)
-    .set(changes)
-    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), eq(campaigns.status, row.status)))
-    .returning();
-  if (!updated) throw conflict('La campaña cambió de estado mientras se editaba; vuelve a intentarlo');
-  campaignSignals(ctx).changed(id);
+  const updated = await saveEdit(db, row, changes);
+  ctx.signals.campaignChanged(id);
   return toCampaign(updated);
 }

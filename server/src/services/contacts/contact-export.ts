@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 import { CONTACT_COLUMNS, contactFilterSql, toContactRow } from './filter-engine';
 import { CSV_BOM, csvRow } from './csv';
 
@@ -19,12 +20,13 @@ export async function* exportContactsCsv(
   const where = contactFilterSql(p);
   let lastId = 0;
   for (;;) {
-    const res = (await db.execute(
+    const batch = await rowsOf<Parameters<typeof toContactRow>[0]>(
+      db,
       sql`select ${CONTACT_COLUMNS} from contacts c where ${where} and c.id > ${lastId} order by c.id limit ${BATCH}`,
-    )) as unknown as { rows: Parameters<typeof toContactRow>[0][] };
-    if (res.rows.length === 0) return;
+    );
+    if (batch.length === 0) return;
     let chunk = '';
-    for (const raw of res.rows) {
+    for (const raw of batch) {
       const c = toContactRow(raw);
       lastId = c.id;
       chunk += csvRow([
@@ -40,7 +42,7 @@ export async function* exportContactsCsv(
       ]);
     }
     yield chunk;
-    if (res.rows.length < BATCH) return;
+    if (batch.length < BATCH) return;
     // The embedded database answers on the event loop and in microtasks: without a turn of the
     // loop between batches, a long export would hold timers (the sender's pacer, leases) until it ends.
     await nextTurn();

@@ -2,10 +2,11 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
 import type { CustomFieldInfo, FieldValue, FilterOptions } from '@masivo/contract/contacts';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 import { contactTags, kommoCustomFields } from '../../db/schema/kommo';
 import { ownedAccount } from './account-access';
 import { CONTACT_COLUMNS, contactFilterSql, likePattern, listContacts, toContactRow, type ContactRow } from './filter-engine';
-import { createCountCache } from './count-cache';
+import { createCountCache, type CountOptions, type ScreenCount } from './count-cache';
 import { contactDataVersion, createVersionedCache } from './data-version';
 
 /** Filter panels hold a few dozen fields; values per field are the most common ones. */
@@ -15,10 +16,6 @@ export const FILTER_OPTIONS_MAX_VALUES = 100;
 interface Page {
   limit: number;
   offset: number;
-}
-
-async function rows<T>(db: Db, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** Fields whose values the sync keeps in custom_fields (phone and email have their own columns). */
@@ -49,10 +46,10 @@ export function userContactsSql(userId: number, page: Page) {
   };
 }
 
-export function createContactsService(db: Db) {
+export function createContactsService(db: Db, opts: CountOptions = {}) {
   // Spec §9 caches the recipient count for 30 s; keyed by the data version instead (count-cache.ts),
   // every count is answered from memory until the account's contacts change, and is never stale.
-  const counts = createCountCache(db);
+  const counts = createCountCache(db, opts);
   const cachedCount = counts.count;
   const filterOptionsCache = createVersionedCache<FilterOptions>(500);
 
@@ -63,24 +60,24 @@ export function createContactsService(db: Db) {
       await ownedAccount(db, userId, accountId);
       const p = { userId, accountId, filter };
       const [contacts, total] = await Promise.all([listContacts(db, { ...p, ...page }), cachedCount(userId, accountId, filter)]);
-      return { contacts, total, limit: page.limit, offset: page.offset };
+      return { contacts, total: total.count, ...(total.approximate ? { total_approximate: true } : {}), limit: page.limit, offset: page.offset };
     },
 
     /** GET /contacts: one account's contacts, or every account of the user when none is named. */
     async list(userId: number, accountId: number | undefined, page: Page) {
       if (accountId !== undefined) return this.filtered(userId, accountId, {}, page);
       const q = userContactsSql(userId, page);
-      const [list, [{ n }]] = await Promise.all([rows<Parameters<typeof toContactRow>[0]>(db, q.list), rows<{ n: number }>(db, q.count)]);
+      const [list, [{ n }]] = await Promise.all([rowsOf<Parameters<typeof toContactRow>[0]>(db, q.list), rowsOf<{ n: number }>(db, q.count)]);
       return { contacts: list.map(toContactRow), total: Number(n), limit: page.limit, offset: page.offset };
     },
 
-    async count(userId: number, accountId: number, filter: ContactFilterInput): Promise<number> {
+    async count(userId: number, accountId: number, filter: ContactFilterInput): Promise<ScreenCount> {
       await ownedAccount(db, userId, accountId);
       return cachedCount(userId, accountId, filter);
     },
 
     /** The campaign form asks on every keystroke: the same question is answered from memory. */
-    async recipientCount(userId: number, accountId: number, filter: ContactFilterInput): Promise<number> {
+    async recipientCount(userId: number, accountId: number, filter: ContactFilterInput): Promise<ScreenCount> {
       await ownedAccount(db, userId, accountId);
       return cachedCount(userId, accountId, filter);
     },
@@ -113,7 +110,7 @@ export function createContactsService(db: Db) {
       await ownedAccount(db, userId, accountId);
       const where = contactFilterSql({ userId, accountId, filter: opts.filter ?? {} });
       const search = opts.search?.trim() ? sql`and (c.custom_fields ->> ${field}) ilike ${likePattern(opts.search.trim())}` : sql``;
-      const list = await rows<{ value: string; count: number }>(
+      const list = await rowsOf<{ value: string; count: number }>(
         db,
         sql`select c.custom_fields ->> ${field} as value, count(*)::int as count
             from contacts c where ${where} and c.custom_fields ? ${field} ${search}
@@ -136,7 +133,7 @@ export function createContactsService(db: Db) {
           this.tags(userId, accountId),
           names.length === 0
             ? Promise.resolve([])
-            : rows<{ key: string; value: string; total_values: number }>(
+            : rowsOf<{ key: string; value: string; total_values: number }>(
                 db,
                 sql`select key, value, total_values from (
                       select key, value, row_number() over (partition by key order by n desc, value) as rn,
@@ -151,7 +148,7 @@ export function createContactsService(db: Db) {
                             group by 1, 2) counted) ranked
                     where rn <= ${FILTER_OPTIONS_MAX_VALUES} order by key, rn`,
               ),
-          rows<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
+          rowsOf<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
         ]);
         const byField = new Map<string, { values: string[]; total: number }>();
         for (const v of values) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/sql';
 
 /**
  * The account's contact data version (0009_contacts.sql): every statement that writes its
@@ -7,10 +8,8 @@ import type { Db } from '../../db/client';
  * by it: the figure then reflects that version or a newer one, never an older one.
  */
 export async function contactDataVersion(db: Db, accountId: number): Promise<number> {
-  const res = (await db.execute(sql`select version from contact_data_versions where account_id = ${accountId}`)) as unknown as {
-    rows: { version: number | string }[];
-  };
-  return Number(res.rows[0]?.version ?? 0);
+  const [row] = await rowsOf<{ version: number | string }>(db, sql`select version from contact_data_versions where account_id = ${accountId}`);
+  return Number(row?.version ?? 0);
 }
 
 /**

@@ -1,70 +1,93 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { isCustomFieldFilterActive, type ContactFilter } from '@masivo/contract/contact-filter';
+import { likePattern } from './search-text';
 
 /**
- * Counting from contact_facets (0002_kommo.sql): a narrow per-contact row holding the ids of its
- * filter keys, kept by a trigger on contacts. A large match (a common tag, a field most contacts
- * have) then reads about a third of the pages the contacts heap would cost.
- *
- * Only tag and field conditions that are plain key membership can be answered there; a filter
- * with a search or a "text contains" field stays on contacts (countContacts decides).
- *
- * Key strings are built in SQL exactly as contact_filter_key_texts() builds them:
- * 't' || tag, 'f' || field, 'v' || jsonb_build_array(field, value)::text.
+ * Tag and field conditions as "filter keys" (0002_kommo.sql): 't' || tag, 'f' || field,
+ * 'v' || jsonb_build_array(field, value)::text, built in SQL exactly as contact_filter_key_texts()
+ * builds them. A narrow per-contact row (contact_facets) holds the ids of its keys, and
+ * contact_key_counts (0010_contact_counts.sql) how many contacts of the account hold each key.
  */
 
-/** One membership test: the contact holds at least one of `keys` (or, negated, none of them). */
-interface KeyGroup {
+/** One membership test: the contact holds at least one of the keys (or, negated, none of them). */
+export interface KeyGroup {
+  /** Listed keys; for "text contains", the values are found in contact_key_counts instead. */
   keys: SQL[];
+  contains?: { field: string; pattern: string };
   negated: boolean;
+  /** No contact holds two of the keys (one key, or values of one field): their counts add up. */
+  exclusive: boolean;
 }
 
 type Execute = (query: SQL) => Promise<Record<string, unknown>[]>;
 
-/** The filter as key groups, or null when some active condition needs the contacts table. */
-export function facetKeyGroups(filter: ContactFilter): KeyGroup[] | null {
-  if (filter.searchQuery.trim() !== '') return null;
+/**
+ * "Text contains" on one field: the account's values of that field that contain the text, read
+ * from its keys instead of its contacts. A contact matches exactly when its value's key is one of
+ * them: `->> 1` of the key is `custom_fields ->> field`, and `ilike` is the same test.
+ */
+function containedValueKeys(accountId: number, c: { field: string; pattern: string }): SQL {
+  // '["Ciudad", ' — every value key of the field starts so, whatever the value's type. Only those
+  // keys are JSON: the case keeps the planner from parsing a tag or field key.
+  const prefix = sql`'v' || left(jsonb_build_array(${c.field}::text, '')::text, -3)`;
+  return sql`array(select k.key from contact_key_counts k
+    where k.account_id = ${accountId} and k.n > 0
+      and case when starts_with(k.key, ${prefix}) then ((substr(k.key, 2)::jsonb) ->> 1) ilike ${c.pattern} else false end)`;
+}
+
+/** The group's keys as one text[] expression. */
+export function keyArraySql(g: KeyGroup, accountId: number): SQL {
+  if (g.contains) return containedValueKeys(accountId, g.contains);
+  return sql`array[${sql.join(g.keys, sql`, `)}]::text[]`;
+}
+
+/** The filter's tag and field conditions as key groups (the search is not one of them). */
+export function facetKeyGroups(filter: ContactFilter): KeyGroup[] {
   const groups: KeyGroup[] = [];
   const tags = [...new Set(filter.tags)];
   if (tags.length > 0) {
     const keyOf = (t: string) => sql`'t' || ${t}::text`;
-    if (filter.tagOperator === 'AND') for (const t of tags) groups.push({ keys: [keyOf(t)], negated: false });
-    else groups.push({ keys: tags.map(keyOf), negated: false });
+    if (filter.tagOperator === 'AND') for (const t of tags) groups.push({ keys: [keyOf(t)], negated: false, exclusive: true });
+    else groups.push({ keys: tags.map(keyOf), negated: false, exclusive: tags.length === 1 });
   }
   for (const [field, f] of Object.entries(filter.customFieldFilters)) {
     if (!isCustomFieldFilterActive(f)) continue;
     const fieldKey = sql`'f' || ${field}::text`;
-    if (f.mode === 'exists') groups.push({ keys: [fieldKey], negated: false });
-    else if (f.mode === 'notExists') groups.push({ keys: [fieldKey], negated: true });
+    if (f.mode === 'exists') groups.push({ keys: [fieldKey], negated: false, exclusive: true });
+    else if (f.mode === 'notExists') groups.push({ keys: [fieldKey], negated: true, exclusive: true });
     else if (f.mode === 'specific') {
       const values = [...new Set(f.values ?? [])];
-      groups.push({ keys: values.map((v) => sql`'v' || jsonb_build_array(${field}::text, ${v}::text)::text`), negated: false });
-    } else return null;
+      const keys = values.map((v) => sql`'v' || jsonb_build_array(${field}::text, ${v}::text)::text`);
+      groups.push({ keys, negated: false, exclusive: true });
+    } else if (f.mode === 'manual') {
+      const text = (f.manualValue ?? f.value ?? '').trim();
+      groups.push({ keys: [], contains: { field, pattern: likePattern(text) }, negated: false, exclusive: true });
+    }
   }
-  return groups.length > 0 ? groups : null;
+  return groups;
 }
 
+/** Ids travel as one array literal: a group may resolve to thousands of values. */
 function intArray(ids: number[]): SQL {
-  return sql`array[${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )}]::int[]`;
+  return sql`${`{${ids.join(',')}}`}::int[]`;
 }
 
 /**
- * Two statements: the key ids first (so the planner sees constant arrays and can estimate the
- * match and choose a parallel scan), then the count.
+ * Counts contact_facets rows holding every group, optionally also matching `search` (a condition
+ * over `contact_search s`). Two statements: the key ids first, so the planner sees constant arrays
+ * and can estimate the match, then the count.
  */
 export async function countByFacets(
   execute: Execute,
   p: { userId: number; accountId: number },
   groups: KeyGroup[],
+  search?: SQL,
 ): Promise<number> {
   const columns = groups.map(
     (g, i) => sql`array(select k.id from contact_filter_keys k
-      where k.account_id = ${p.accountId} and k.key = any(array[${sql.join(g.keys, sql`, `)}]) order by k.id) as ${sql.raw(`g${i}`)}`,
+      where k.account_id = ${p.accountId} and k.key = any(${keyArraySql(g, p.accountId)}) order by k.id) as ${sql.raw(`g${i}`)}`,
   );
-  const [resolved] = await execute(sql`select ${sql.join(columns, sql`, `)}`);
+  const [resolved] = columns.length > 0 ? await execute(sql`select ${sql.join(columns, sql`, `)}`) : [{}];
   const parts: SQL[] = [sql`f.user_id = ${p.userId}`, sql`f.account_id = ${p.accountId}`];
   for (const [i, g] of groups.entries()) {
     const ids = ((resolved?.[`g${i}`] as Array<number | string> | null) ?? []).map(Number);
@@ -74,6 +97,18 @@ export async function countByFacets(
     }
     parts.push(g.negated ? sql`not (f.key_ids && ${intArray(ids)})` : sql`f.key_ids && ${intArray(ids)}`);
   }
-  const [row] = await execute(sql`select count(*)::int as n from contact_facets f where ${sql.join(parts, sql` and `)}`);
+  const join = search ? sql` join contact_search s on s.contact_id = f.contact_id and ${search}` : sql``;
+  const [row] = await execute(sql`select count(*)::int as n from contact_facets f${join} where ${sql.join(parts, sql` and `)}`);
   return Number(row?.n ?? 0);
 }
+
+/** How many of the account's contacts hold any of the keys, when no contact holds two of them. */
+export async function countByKeys(execute: Execute, p: { userId: number; accountId: number }, keys: SQL): Promise<number> {
+  const [row] = await execute(sql`select coalesce(sum(k.n), 0)::bigint as n from contact_key_counts k
+    where k.account_id = ${p.accountId} and k.key = any(${keys})
+      and exists (select 1 from kommo_accounts a where a.id = ${p.accountId} and a.user_id = ${p.userId})`);
+  return Number(row?.n ?? 0);
+}
+
+/** '#' is held by every contact (contact_counted_keys in 0010_contact_counts.sql). */
+export const EVERY_CONTACT_KEY = sql`array['#']::text[]`;

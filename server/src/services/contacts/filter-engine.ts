@@ -9,8 +9,12 @@ import {
 } from '@masivo/contract/contact-filter';
 import type { Contact } from '@masivo/contract/contacts';
 import type { Db } from '../../db/client';
+import { rowsOf, withoutJit } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
-import { countByFacets, facetKeyGroups } from './facet-count';
+import { exactCount } from './exact-count';
+import { contactSearchSql, likePattern } from './search-text';
+
+export { likePattern, SEARCH_TEXT } from './search-text';
 
 /**
  * The one implementation of the spec's contact filter. The contacts screen, counts,
@@ -32,10 +36,6 @@ export interface FilterParams {
   filter: ContactFilter | ContactFilterInput;
 }
 
-/** Must stay identical to the expression of contacts_search_trgm in 0002_kommo.sql. */
-export const SEARCH_TEXT = sql.raw(
-  `(c.name || ' ' || coalesce(c.email, '') || ' ' || coalesce(c.phone, '') || ' ' || coalesce(c.phone_raw, ''))`,
-);
 const FIELDS_TEXT = sql.raw('(c.custom_fields::text)');
 
 /** PostgreSQL's protocol counts a statement's bind parameters in 16 bits. */
@@ -65,7 +65,7 @@ export function contactFilterSql(p: FilterParams): SQL {
   const filter = contactFilterSchema.parse(p.filter);
   if (filterParameterCount(filter) > FILTER_PARAMETER_BUDGET) throw badRequest(FILTER_MESSAGES.tooManyValues);
   const parts: SQL[] = [sql`c.user_id = ${p.userId}`, sql`c.account_id = ${p.accountId}`];
-  const search = searchCondition(filter.searchQuery);
+  const search = contactSearchSql(filter.searchQuery);
   if (search) parts.push(search);
   const tags = tagCondition(filter.tags, filter.tagOperator);
   if (tags) parts.push(tags);
@@ -74,23 +74,6 @@ export function contactFilterSql(p: FilterParams): SQL {
     if (cond) parts.push(cond);
   }
   return sql.join(parts, sql` and `);
-}
-
-/** `%` and `_` typed by the operator are literal characters, not wildcards. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
-}
-
-function searchCondition(raw: string): SQL | null {
-  const text = raw.trim();
-  if (!text) return null;
-  const byText = sql`${SEARCH_TEXT} ilike ${likePattern(text)}`;
-  // "11 1234-5678" should find "+5491112345678": also try the digits alone.
-  const digits = text.replace(/\D/g, '');
-  if (/^[\d\s()+\-.]+$/.test(text) && digits.length >= 3 && digits !== text) {
-    return sql`(${byText} or ${SEARCH_TEXT} ilike ${likePattern(digits)})`;
-  }
-  return byText;
 }
 
 function textArray(values: string[]): SQL {
@@ -165,34 +148,16 @@ export function toContactRow(r: RawContact): ContactRow {
   };
 }
 
-/**
- * Filter queries scan many rows but are cheap per row: PostgreSQL's JIT (on by default above a
- * cost threshold) spends more compiling them than it saves — about 60 ms per count on a
- * million contacts. It is switched off for these statements only.
- */
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local jit = off`);
-    const res = (await tx.execute(query)) as unknown as { rows: T[] };
-    return res.rows;
-  });
+/** Filter statements run without JIT: see `withoutJit` for why. */
+function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  return withoutJit(db, (tx) => rowsOf<T>(tx, query));
 }
 
-/** Tag/field-only filters are counted on the narrow contact_facets (see facet-count.ts). */
+/** The exact count, from the narrow tables kept by triggers (exact-count.ts); never a cached figure. */
 export async function countContacts(db: Db, p: FilterParams): Promise<number> {
-  const groups = facetKeyGroups(contactFilterSchema.parse(p.filter));
-  if (groups) {
-    return db.transaction(async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      const execute = async (query: SQL) => ((await tx.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows;
-      return countByFacets(execute, p, groups);
-    });
-  }
-  const [row] = await rows<{ n: number | string }>(
-    db,
-    sql`select count(*)::int as n from contacts c where ${contactFilterSql(p)}`,
-  );
-  return Number(row?.n ?? 0);
+  const filter = contactFilterSchema.parse(p.filter);
+  if (filterParameterCount(filter) > FILTER_PARAMETER_BUDGET) throw badRequest(FILTER_MESSAGES.tooManyValues);
+  return withoutJit(db, (tx) => exactCount((query: SQL) => rowsOf(tx, query), p, filter));
 }
 
 /** One page, in a stable order (the sync order) so paging neither skips nor repeats. */

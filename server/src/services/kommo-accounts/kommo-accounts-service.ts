@@ -9,13 +9,12 @@ import type {
 import type { AppContext } from '../../context';
 import { kommoAccounts } from '../../db/schema/kommo';
 import { AppError, conflict, notFound } from '../../lib/errors';
-import { kommoClientFor } from '../../integrations/kommo/shared-client';
-import { announceSyncCancel, wakeSyncRunner } from '../../engine/kommo-sync/wake';
+import { kommoDeadline } from '../../integrations/kommo/errors';
 import { SYNC_CANCELLED } from '../../engine/kommo-sync/sync-errors';
 import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { createThrottle } from './fields-throttle';
-import { toAppError } from './kommo-errors';
 import { toKommoAccount, toSyncStatus } from './account-row';
+import { rowsOf } from '../../db/sql';
 
 export const ACCOUNT_NOT_FOUND = 'Cuenta Kommo no encontrada';
 export const EDIT_WHILE_SYNCING =
@@ -104,8 +103,8 @@ export function createKommoAccountsService(ctx: AppContext) {
 
     async remove(userId: number, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const locked = await tx.execute(sql`select id from kommo_accounts where id = ${id} and user_id = ${userId} for update`);
-        if (!(locked as unknown as { rows: unknown[] }).rows.length) throw notFound(ACCOUNT_NOT_FOUND);
+        const locked = await rowsOf(tx, sql`select id from kommo_accounts where id = ${id} and user_id = ${userId} for update`);
+        if (!locked.length) throw notFound(ACCOUNT_NOT_FOUND);
         // Its blacklist goes with it, so a campaign still checking that blacklist must not be left.
         await assertNoUnfinishedCampaigns(tx, userId, { kommoAccountId: id });
         await tx.delete(kommoAccounts).where(owned(userId, id));
@@ -116,12 +115,12 @@ export function createKommoAccountsService(ctx: AppContext) {
     async fetchCustomFields(userId: number, input: { subdomain: string; access_token: string }): Promise<KommoField[]> {
       if (!fieldsThrottle.take(userId)) throw new AppError(429, FIELDS_RATE_LIMITED);
       try {
-        return await kommoClientFor(ctx.config, 'interactive').customFields(
+        return await ctx.kommo.interactive.customFields(
           { subdomain: input.subdomain, accessToken: input.access_token },
           AbortSignal.timeout(FIELDS_TIMEOUT_MS),
         );
       } catch (err) {
-        throw toAppError(err);
+        throw kommoDeadline(err);
       }
     },
 
@@ -147,7 +146,7 @@ export function createKommoAccountsService(ctx: AppContext) {
         await find(userId, id);
         throw conflict('La sincronización de esta cuenta ya está en curso');
       }
-      wakeSyncRunner();
+      ctx.signals.syncRequested();
       return toSyncStatus(row);
     },
 
@@ -173,7 +172,7 @@ export function createKommoAccountsService(ctx: AppContext) {
         await find(userId, id);
         throw conflict(NOT_SYNCING);
       }
-      announceSyncCancel(id);
+      ctx.signals.syncCancelled(id);
       return toSyncStatus(row);
     },
 

@@ -10,12 +10,11 @@ import { templateVariableSlots } from '@masivo/contract/variables';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { kommoAccounts, kommoCustomFields, templates, whatsappAccounts } from '../../db/schema/index';
-import { graphClientFor } from '../../integrations/whatsapp/graph-client-cache';
 import { GraphApiError } from '../../integrations/whatsapp/graph-errors';
 import { deleteTemplate } from '../../integrations/whatsapp/message-templates';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { createWhatsAppAccountService } from '../whatsapp-accounts/whatsapp-account-service';
-import { metaComponents, textsOf } from './meta-components';
+import { metaComponents } from './meta-components';
 import { syncAccountTemplates } from './template-sync';
 import { submitTemplate } from './template-submission';
 import { toTemplate, type TemplateRow } from './template-view';
@@ -25,9 +24,8 @@ type CreateInput = z.output<typeof createTemplateSchema>;
 const NOT_FOUND = 'Plantilla no encontrada';
 
 export function createTemplateService(ctx: AppContext) {
-  const { db, secrets, config } = ctx;
+  const { db, secrets } = ctx;
   const accounts = createWhatsAppAccountService(ctx);
-  const graph = () => graphClientFor(config.WHATSAPP_GRAPH_URL);
 
   async function owned(userId: number, id: number): Promise<TemplateRow> {
     const [row] = await db
@@ -52,7 +50,7 @@ export function createTemplateService(ctx: AppContext) {
 
     async sync(userId: number, whatsappAccountId: number): Promise<SyncResult> {
       const account = await accounts.owned(userId, whatsappAccountId);
-      return syncAccountTemplates(db, secrets, graph(), account);
+      return syncAccountTemplates(db, secrets, ctx.graph, account);
     },
 
     /** Every account of the user, one after the other; a failing account does not stop the rest. */
@@ -67,7 +65,7 @@ export function createTemplateService(ctx: AppContext) {
       for (const account of rows) {
         const base = { whatsapp_account_id: account.id, account_name: account.name };
         try {
-          results.push({ ...base, ...(await syncAccountTemplates(db, secrets, graph(), account)) });
+          results.push({ ...base, ...(await syncAccountTemplates(db, secrets, ctx.graph, account)) });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           results.push({ ...base, success: false, synced: 0, updated: 0, deleted: 0, errors: [], error: err.message });
@@ -110,13 +108,12 @@ export function createTemplateService(ctx: AppContext) {
 
     async variables(userId: number, id: number) {
       const row = await owned(userId, id);
-      return { templateId: row.id, variables: templateVariableSlots(row.components) };
+      return { templateId: row.id, variables: templateVariableSlots(row.components, row.parameterFormat) };
     },
 
     async create(userId: number, input: CreateInput) {
       const account = await accounts.owned(userId, input.whatsapp_account_id);
       if (input.kommo_account_id) await assertKommoAccount(userId, input.kommo_account_id);
-      const texts = textsOf(input.components);
       const name = input.name.toLowerCase(); // Meta only accepts lowercase names.
       const language = metaLanguageCode(input.language);
       const [row] = await db
@@ -130,12 +127,13 @@ export function createTemplateService(ctx: AppContext) {
           language,
           category: input.category,
           status: 'draft',
-          components: metaComponents(texts, input.templateSamples),
+          components: metaComponents(input),
+          parameterFormat: input.parameter_format,
         })
         .onConflictDoNothing()
         .returning();
       if (!row) throw conflict(`Ya existe una plantilla "${name}" en idioma ${language} para esta cuenta`);
-      return withSubmission(await submitTemplate(db, secrets, graph(), account, row));
+      return withSubmission(await submitTemplate(db, secrets, ctx.graph, account, row));
     },
 
     async submit(userId: number, id: number) {
@@ -144,7 +142,7 @@ export function createTemplateService(ctx: AppContext) {
         throw conflict(`La plantilla ya fue enviada a Facebook (estado: ${row.status}). Para corregirla, elimínala y créala de nuevo.`);
       }
       const account = await accounts.owned(userId, row.whatsappAccountId);
-      return withSubmission(await submitTemplate(db, secrets, graph(), account, row));
+      return withSubmission(await submitTemplate(db, secrets, ctx.graph, account, row));
     },
 
     /** Deletes at Meta (by name and hsm_id, so other languages stay) and then locally. */
@@ -153,7 +151,7 @@ export function createTemplateService(ctx: AppContext) {
       if (row.metaId) {
         const account = await accounts.owned(userId, row.whatsappAccountId);
         try {
-          await deleteTemplate(graph(), secrets.open(account.accessTokenEnc), account.businessAccountId, row.name, row.metaId);
+          await deleteTemplate(ctx.graph, secrets.open(account.accessTokenEnc), account.businessAccountId, row.name, row.metaId);
         } catch (err) {
           // Already gone at Meta: the local copy is all that is left to remove.
           if (!(err instanceof GraphApiError && isMissingAtMeta(err))) throw err;

@@ -13,9 +13,11 @@ import type { TemplateRow } from './template-view';
 export const SUBMITTED_MESSAGE = 'Plantilla creada y enviada a Facebook para aprobación exitosamente';
 
 /**
- * Sends a locally stored template to Meta for approval. When Meta refuses, the template
- * stays as a draft with the refusal kept in submission_error, so the screen can say why and
- * the operator can resubmit; the outcome is returned, never thrown, for Graph errors.
+ * Sends a locally stored template to Meta for approval. When Meta refuses the template itself
+ * (a 400: its content or name), it becomes `rejected` with Meta's reason, as a refusal after
+ * review would. When the call fails for another reason (rate limit, Meta down) it stays a
+ * draft with the error in submission_error. Either way the operator can resubmit; the outcome
+ * is returned, never thrown, for Graph errors.
  */
 export async function submitTemplate(
   db: Db,
@@ -24,12 +26,17 @@ export async function submitTemplate(
   account: WhatsAppAccountRow,
   template: TemplateRow,
 ): Promise<{ success: boolean; message: string; template: TemplateRow }> {
+  if (template.status === 'rejected' && !template.metaId) {
+    // A resubmission of a local refusal starts again from draft, so the update below applies.
+    await db.update(templates).set({ status: 'draft', rejectionReason: null }).where(eq(templates.id, template.id));
+  }
   try {
     const res = await createTemplate(graph, secrets.open(account.accessTokenEnc), account.businessAccountId, {
       name: template.name,
       language: template.language,
       category: template.category.toUpperCase(),
       components: submittable(template.components),
+      parameter_format: template.parameterFormat === 'NAMED' ? 'NAMED' : 'POSITIONAL',
     });
     const [row] = await db
       .update(templates)
@@ -47,9 +54,14 @@ export async function submitTemplate(
     return { success: true, message: SUBMITTED_MESSAGE, template: row ?? template };
   } catch (err) {
     if (!(err instanceof GraphApiError)) throw err;
+    const refused = err.statusCode === 400;
     const [row] = await db
       .update(templates)
-      .set({ submissionError: err.message, updatedAt: new Date() })
+      .set(
+        refused
+          ? { status: 'rejected', rejectionReason: err.message, submissionError: null, updatedAt: new Date() }
+          : { status: 'draft', submissionError: err.message, updatedAt: new Date() },
+      )
       .where(eq(templates.id, template.id))
       .returning();
     return { success: false, message: err.message, template: row ?? template };

@@ -40,12 +40,14 @@ export async function syncAccountTemplates(
             status: sql`excluded.status`,
             components: sql`excluded.components`,
             rejectionReason: sql`excluded.rejection_reason`,
+            parameterFormat: sql`excluded.parameter_format`,
+            qualityScore: sql`excluded.quality_score`,
             submissionError: null,
             updatedAt: new Date(),
           },
           // Only rows that really differ count as updated (and get a new updated_at).
-          setWhere: sql`(${templates.metaId}, ${templates.category}, ${templates.status}, ${templates.components}, ${templates.rejectionReason}, ${templates.submissionError})
-            is distinct from (excluded.meta_id, excluded.category, excluded.status, excluded.components, excluded.rejection_reason, null::text)`,
+          setWhere: sql`(${templates.metaId}, ${templates.category}, ${templates.status}, ${templates.components}, ${templates.rejectionReason}, ${templates.submissionError}, ${templates.parameterFormat}, ${templates.qualityScore})
+            is distinct from (excluded.meta_id, excluded.category, excluded.status, excluded.components, excluded.rejection_reason, null::text, excluded.parameter_format, excluded.quality_score)`,
         })
         .returning({ inserted: sql<boolean>`(xmax = 0)` });
       if (!changed.length) continue;
@@ -81,16 +83,21 @@ function localValues(item: GraphTemplate) {
     status: localTemplateStatus(item.status),
     components: (item.components ?? []).map(toComponent),
     rejectionReason: rejectionReasonOf(item.rejected_reason),
+    parameterFormat: String(item.parameter_format ?? 'POSITIONAL').toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+    qualityScore: typeof item.quality_score?.score === 'string' ? item.quality_score.score.toUpperCase().slice(0, 20) : null,
   };
 }
 
+/**
+ * Every key Meta sent is kept (buttons with url/phone_number/example, carousel cards,
+ * limited_time_offer, ...); only type and format are upper-cased, as Meta spells them in
+ * listings, so lookups by type never miss a lower-case variant.
+ */
 function toComponent(c: NonNullable<GraphTemplate['components']>[number]): TemplateComponent {
   return {
+    ...c,
     type: String(c.type ?? '').toUpperCase() as TemplateComponent['type'],
     ...(c.format && { format: String(c.format).toUpperCase() }),
-    ...(c.text !== undefined && { text: c.text }),
-    ...(c.example !== undefined && { example: c.example }),
-    ...(c.buttons && { buttons: c.buttons }),
   };
 }
 

@@ -1,10 +1,11 @@
 import type { Template } from '@masivo/contract/templates';
-import { hasPlaceholders } from '@masivo/contract/variables';
+import { campaignIncompatibility, placeholderNamesOf } from '@masivo/contract/variables';
 import type { templates } from '../../db/schema/index';
 
 export type TemplateRow = typeof templates.$inferSelect;
 
 export function toTemplate(row: TemplateRow): Template {
+  const incompatible = campaignIncompatibility(row.components);
   return {
     id: row.id,
     whatsapp_account_id: row.whatsappAccountId,
@@ -17,7 +18,11 @@ export function toTemplate(row: TemplateRow): Template {
     components: row.components,
     rejection_reason: row.rejectionReason,
     submission_error: row.submissionError,
-    has_variables: row.components.some((c) => hasPlaceholders(c.text)),
+    has_variables: row.components.some((c) => placeholderNamesOf(c.text).length > 0),
+    parameter_format: row.parameterFormat,
+    quality_score: row.qualityScore,
+    campaign_compatible: incompatible === null,
+    incompatible_reason: incompatible,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

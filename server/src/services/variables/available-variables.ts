@@ -1,15 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { customFieldKey, type AvailableVariable } from '@masivo/contract/variables';
+import { BUILT_IN_VARIABLES, customFieldKey, type AvailableVariable } from '@masivo/contract/variables';
 import type { Database } from '../../db/client';
 import { kommoCustomFields } from '../../db/schema/index';
-
-export const BUILT_IN_VARIABLES: AvailableVariable[] = [
-  { key: 'name', displayName: 'Nombre completo', category: 'contact', description: 'Nombre completo del contacto' },
-  { key: 'first_name', displayName: 'Nombre', category: 'contact', description: 'Nombre del contacto' },
-  { key: 'last_name', displayName: 'Apellido', category: 'contact', description: 'Apellido del contacto' },
-  { key: 'phone', displayName: 'Teléfono', category: 'contact', description: 'Teléfono del contacto' },
-  { key: 'email', displayName: 'Email', category: 'contact', description: 'Email del contacto' },
-];
+import { rowsOf } from '../../db/sql';
 
 /** Kommo's phone and email fields are the built-in phone and email. */
 const BUILT_IN_CODES = ['PHONE', 'EMAIL'];
@@ -29,7 +22,7 @@ export async function availableVariables(database: Database, userId: number, kom
       .where(and(eq(kommoCustomFields.userId, userId), inArray(kommoCustomFields.accountId, kommoAccountIds)));
     for (const f of fields) if (!BUILT_IN_CODES.includes((f.code ?? '').toUpperCase())) names.add(f.name);
     if (!fields.length) {
-      const keys = await database.rows<{ key: string }>(sql`
+      const keys = await rowsOf<{ key: string }>(database.db, sql`
         select distinct jsonb_object_keys(custom_fields) as key
         from (select custom_fields from contacts
               where user_id = ${userId} and account_id in (${sql.join(kommoAccountIds.map((id) => sql`${id}`), sql`, `)})

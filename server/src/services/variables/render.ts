@@ -1,26 +1,32 @@
 import {
   CUSTOM_FIELD_PREFIX,
-  isTextHeader,
+  parseLocation,
   placeholdersOf,
   renderText,
   sortedPlaceholders,
-  bodyVariableKey,
-  headerVariableKey,
+  templateVariableSlots,
+  type TemplateVariableSlot,
 } from '@masivo/contract/variables';
 import type { TemplateComponent } from '../../db/schema/whatsapp';
+import type { MediaObject, SendComponent, SendParameter } from '../../integrations/whatsapp/messenger';
 import { badRequest } from '../../lib/errors';
+
+export type { SendComponent, SendParameter };
 
 /**
  * Turning a template + its variable mappings + one contact into what Meta needs.
  *
- * Mapping keys: `variable_{n}` fills body `{{n}}`, `header_variable_{n}` fills `{{n}}` of a
- * TEXT header (see @masivo/contract/variables). A mapping's sourceField is a built-in contact
- * field (name, first_name, last_name, phone, email) or `custom_fields.{field name}`.
+ * Mapping keys (see @masivo/contract/variables): `variable_{n|name}` fills the body,
+ * `header_variable_{n|name}` a TEXT header, `header_media` a media or location header,
+ * `button_{index}` a URL suffix or coupon code. A mapping's sourceField is a built-in
+ * contact field (name, first_name, last_name, phone, email) or `custom_fields.{field name}`.
  */
 export { placeholdersOf, renderText };
 
 export interface MappingLike {
   templateVariable: string;
+  /** 'contact' (default) or 'static'. */
+  sourceType?: string;
   sourceField: string;
   defaultValue: string;
 }
@@ -34,9 +40,12 @@ export interface ContactLike {
   custom_fields: Record<string, string>;
 }
 
-export interface SendComponent {
-  type: 'header' | 'body';
-  parameters: Array<{ type: 'text'; text: string }>;
+/** What a sender knows beyond the mappings: the campaign's uploaded media, its button payloads. */
+export interface SendExtras {
+  /** Media id of the header, uploaded once for the campaign; the link is sent when absent. */
+  headerMediaId?: string | null;
+  /** The payload of the quick reply at `index`; quick replies get no component without it. */
+  quickReplyPayload?: (index: number) => string;
 }
 
 /**
@@ -77,13 +86,17 @@ export function customField(contact: Pick<ContactLike, 'custom_fields'>, name: s
 
 /** The text one mapping yields for one contact, already safe to send as a parameter. */
 export function mappedValue(mapping: MappingLike, contact: ContactLike): string {
-  const value = sanitizeParameter(contactFieldValue(contact, mapping.sourceField));
+  const value = mapping.sourceType === 'static' ? '' : sanitizeParameter(contactFieldValue(contact, mapping.sourceField));
   if (value) return value;
   const fallback = sanitizeParameter(mapping.defaultValue ?? '');
   return fallback || LAST_RESORT;
 }
 
-/** Values by placeholder number for one component, for previews and for sending. */
+/** A mapping gives a value when static with a value, or when it names a contact field. */
+export const isMapped = (m: MappingLike | undefined): boolean =>
+  !!m && (m.sourceType === 'static' ? m.defaultValue.trim() !== '' : m.sourceField.trim() !== '');
+
+/** Values by placeholder number for one component, for previews. */
 export function componentValues(
   text: string | undefined,
   keyOf: (n: number) => string,
@@ -95,40 +108,92 @@ export function componentValues(
   const missing: string[] = [];
   for (const n of sortedPlaceholders(text)) {
     const mapping = byKey.get(keyOf(n));
-    if (!mapping || !mapping.sourceField.trim()) missing.push(`{{${n}}}`);
-    else values[n] = mappedValue(mapping, contact);
+    if (!isMapped(mapping)) missing.push(`{{${n}}}`);
+    else values[n] = mappedValue(mapping!, contact);
   }
-  // Readiness is checked before a campaign starts; this guards a mapping removed since.
   if (missing.length) throw badRequest(`La plantilla tiene variables sin configurar: ${missing.join(', ')}`);
   return values;
 }
 
-/** The Graph `template.components` for one recipient. */
+const SUB_TYPE: Record<string, 'url' | 'copy_code'> = { url_suffix: 'url', coupon_code: 'copy_code' };
+
+/**
+ * The Graph `template.components` for one recipient, in the order and shapes of Meta's
+ * Cloud API reference: header, body, then buttons by index (`index` as a string).
+ */
 export function buildSendComponents(
-  template: { components: TemplateComponent[] },
+  template: { components: TemplateComponent[]; parameterFormat?: string | null },
   mappings: MappingLike[],
   contact: ContactLike,
+  extras: SendExtras = {},
 ): SendComponent[] {
+  const slots = templateVariableSlots(template.components, template.parameterFormat);
+  const byKey = new Map(mappings.map((m) => [m.templateVariable, m]));
+  // Readiness is checked before a campaign starts; this guards a mapping removed since.
+  const missing = slots.filter((s) => !isMapped(byKey.get(s.key)) && !(s.kind === 'media' && extras.headerMediaId));
+  if (missing.length) throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
+  const valueOf = (slot: TemplateVariableSlot) => mappedValue(byKey.get(slot.key)!, contact);
+
   const out: SendComponent[] = [];
-  const header = template.components.find(isTextHeader);
-  if (header?.text && placeholdersOf(header.text).length) {
-    const values = componentValues(header.text, headerVariableKey, mappings, contact);
-    out.push({ type: 'header', parameters: toParameters(values) });
+  for (const component of ['header', 'body'] as const) {
+    const parameters: SendParameter[] = [];
+    for (const slot of slots.filter((s) => s.component === component)) {
+      if (slot.kind === 'media') parameters.push(mediaParameter(slot.format!, extras.headerMediaId ? null : rawValue(byKey.get(slot.key)!, contact), extras.headerMediaId));
+      else if (slot.kind === 'location') parameters.push(locationParameter(rawValue(byKey.get(slot.key)!, contact)));
+      else parameters.push({ type: 'text', ...(slot.name !== undefined && { parameter_name: slot.name }), text: valueOf(slot) });
+    }
+    if (parameters.length) out.push({ type: component, parameters });
   }
-  const body = template.components.find((c) => c.type === 'BODY');
-  if (body?.text && placeholdersOf(body.text).length) {
-    const values = componentValues(body.text, bodyVariableKey, mappings, contact);
-    out.push({ type: 'body', parameters: toParameters(values) });
-  }
+  const buttons = (template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? []) as Array<{ type?: string }>;
+  buttons.forEach((button, index) => {
+    const slot = slots.find((s) => s.component === 'button' && s.index === index);
+    if (slot) {
+      const value = valueOf(slot);
+      const parameter: SendParameter = slot.kind === 'coupon_code' ? { type: 'coupon_code', coupon_code: value } : { type: 'text', text: value };
+      out.push({ type: 'button', sub_type: SUB_TYPE[slot.kind]!, index: String(index), parameters: [parameter] });
+    } else if (String(button?.type).toUpperCase() === 'QUICK_REPLY' && extras.quickReplyPayload) {
+      out.push({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload: extras.quickReplyPayload(index) }] });
+    }
+  });
   return out;
 }
 
-/** Positional parameters: entry i fills `{{i+1}}`, so gaps are filled too. */
-function toParameters(values: Record<number, string>): Array<{ type: 'text'; text: string }> {
-  const max = Math.max(0, ...Object.keys(values).map(Number));
-  const params: Array<{ type: 'text'; text: string }> = [];
-  for (let n = 1; n <= max; n++) params.push({ type: 'text', text: values[n] ?? LAST_RESORT });
-  return params;
+/** A link or media id is used as written (no parameter clean-up: it is not shown text). */
+function rawValue(mapping: MappingLike, contact: ContactLike): string {
+  const value = mapping.sourceType === 'static' ? '' : contactFieldValue(contact, mapping.sourceField).trim();
+  return value || mapping.defaultValue.trim();
+}
+
+/** A media id is digits only; anything else is a link. */
+export const isMediaId = (value: string) => /^\d{1,30}$/.test(value);
+
+function mediaParameter(format: string, value: string | null, uploadedId?: string | null): SendParameter {
+  const ref: MediaObject = uploadedId ? { id: uploadedId } : isMediaId(value ?? '') ? { id: value! } : { link: value ?? '' };
+  switch (format) {
+    case 'VIDEO':
+      return { type: 'video', video: ref };
+    case 'DOCUMENT':
+      return { type: 'document', document: { ...ref, filename: documentFilename(value) } };
+    default:
+      return { type: 'image', image: ref };
+  }
+}
+
+/** The name WhatsApp shows for a document: the link's last path segment, else a default. */
+export function documentFilename(link: string | null): string {
+  try {
+    const last = decodeURIComponent(new URL(link ?? '').pathname.split('/').pop() ?? '');
+    if (/^[^\\/:*?"<>|\r\n]{1,200}\.[A-Za-z0-9]{2,5}$/.test(last)) return last;
+  } catch {
+    // not a link (a media id): the default name
+  }
+  return 'documento.pdf';
+}
+
+function locationParameter(value: string): SendParameter {
+  const location = parseLocation(value);
+  if (!location) throw badRequest('La ubicación del encabezado debe escribirse como latitud,longitud;nombre;dirección');
+  return { type: 'location', location };
 }
 
 /** What Meta accepts in a text parameter: no new lines or tabs, at most four spaces in a row. */

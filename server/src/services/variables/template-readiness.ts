@@ -1,12 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { templateVariableSlots } from '@masivo/contract/variables';
+import { campaignIncompatibility, templateVariableSlots } from '@masivo/contract/variables';
 import type { Db } from '../../db/client';
 import { templates, templateVariableMappings } from '../../db/schema/index';
 import { badRequest, notFound } from '../../lib/errors';
+import { isMapped } from './render';
 
 export type TemplateRow = typeof templates.$inferSelect;
 export interface ReadyMapping {
   templateVariable: string;
+  sourceType: string;
   sourceField: string;
   defaultValue: string;
 }
@@ -32,17 +34,20 @@ export async function assertTemplateUsable(
     throw badRequest('La plantilla no pertenece a la cuenta de WhatsApp seleccionada');
   }
   if (template.status !== 'approved') throw badRequest('La plantilla no está aprobada');
+  const incompatible = campaignIncompatibility(template.components);
+  if (incompatible) throw badRequest(incompatible);
 
   const rows = await db
     .select({
       templateVariable: templateVariableMappings.templateVariable,
+      sourceType: templateVariableMappings.sourceType,
       sourceField: templateVariableMappings.sourceField,
       defaultValue: templateVariableMappings.defaultValue,
     })
     .from(templateVariableMappings)
     .where(and(eq(templateVariableMappings.templateId, template.id), eq(templateVariableMappings.userId, userId)));
-  const mapped = new Set(rows.filter((m) => m.sourceField.trim()).map((m) => m.templateVariable));
-  const missing = templateVariableSlots(template.components).filter((slot) => !mapped.has(slot.key));
+  const mapped = new Set(rows.filter(isMapped).map((m) => m.templateVariable));
+  const missing = templateVariableSlots(template.components, template.parameterFormat).filter((slot) => !mapped.has(slot.key));
   if (missing.length) {
     throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
   }

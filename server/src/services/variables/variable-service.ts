@@ -1,13 +1,14 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { PreviewResponse, TestMappingResponse, VariableMapping } from '@masivo/contract/variables';
 import {
-  bodyVariableKey,
-  headerVariableKey,
+  ANY_PLACEHOLDER_PATTERN,
+  campaignIncompatibility,
   isTextHeader,
-  renderText,
+  parseLocation,
   saveMappingsSchema,
-  sortedPlaceholders,
   templateVariableSlots,
+  type MediaHeaderFormat,
+  type TemplateVariableSlot,
 } from '@masivo/contract/variables';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -15,7 +16,8 @@ import { contacts, kommoAccounts, templateVariableMappings, templates, whatsappA
 import { badRequest, notFound } from '../../lib/errors';
 import type { TemplateRow } from '../templates/template-view';
 import { availableVariables } from './available-variables';
-import { contactFieldValue, mappedValue, type ContactLike, type MappingLike } from './render';
+import { checkMediaLink } from './media-link-check';
+import { contactFieldValue, isMediaId, mappedValue, type ContactLike, type MappingLike } from './render';
 
 type SaveInput = z.output<typeof saveMappingsSchema>;
 
@@ -71,9 +73,11 @@ export function createVariableService(ctx: AppContext) {
       const template = await ownedTemplate(userId, templateId);
       return {
         templateId: template.id,
-        variables: templateVariableSlots(template.components),
+        variables: templateVariableSlots(template.components, template.parameterFormat),
+        incompatibleReason: campaignIncompatibility(template.components),
         availableVariables: await availableVariables(database, userId, await kommoAccountsFor(userId, template)),
         mappings: await mappingsOf(userId, template.id),
+        optOutButtons: template.optOutButtons ?? [],
       };
     },
 
@@ -85,14 +89,22 @@ export function createVariableService(ctx: AppContext) {
     /** Replaces the template's mappings as a whole, so a removed choice does not linger. */
     async saveMappings(userId: number, templateId: number, input: SaveInput) {
       const template = await ownedTemplate(userId, templateId);
-      const known = new Set(templateVariableSlots(template.components).map((s) => s.key));
+      const slots = new Map(templateVariableSlots(template.components, template.parameterFormat).map((s) => [s.key, s]));
       const seen = new Set<string>();
       for (const m of input.mappings) {
-        if (!known.has(m.templateVariable)) throw badRequest(`La variable ${m.templateVariable} no existe en la plantilla`);
+        const slot = slots.get(m.templateVariable);
+        if (!slot) throw badRequest(`La variable ${m.templateVariable} no existe en la plantilla`);
         if (seen.has(m.templateVariable)) throw badRequest(`La variable ${m.templateVariable} está repetida`);
         seen.add(m.templateVariable);
       }
+      const optOut = [...new Set(input.optOutButtons)].sort((a, b) => a - b);
+      const quickReplies = quickReplyIndexes(template.components);
+      const notQuickReply = optOut.find((i) => !quickReplies.includes(i));
+      if (notQuickReply !== undefined) throw badRequest(`El botón ${notQuickReply + 1} no es una respuesta rápida: solo esas pueden marcarse como baja`);
+      // Every check (links included) runs before the transaction: nothing is half-saved.
+      for (const m of input.mappings) await checkSlotValue(slots.get(m.templateVariable)!, m, ctx.config.MEDIA_ALLOW_PRIVATE_HOSTS);
       await db.transaction(async (tx) => {
+        await tx.update(templates).set({ optOutButtons: optOut }).where(and(eq(templates.id, template.id), eq(templates.userId, userId)));
         await tx.delete(templateVariableMappings).where(eq(templateVariableMappings.templateId, template.id));
         if (input.mappings.length) {
           await tx.insert(templateVariableMappings).values(
@@ -157,6 +169,12 @@ export function createVariableService(ctx: AppContext) {
   };
 }
 
+/** Meta's indexes of a template's quick-reply buttons. */
+function quickReplyIndexes(components: TemplateRow['components']): number[] {
+  const buttons = (components.find((c) => c.type.toUpperCase() === 'BUTTONS')?.buttons ?? []) as Array<{ type?: string } | null>;
+  return buttons.flatMap((b, i) => (String(b?.type ?? '').toUpperCase() === 'QUICK_REPLY' ? [i] : []));
+}
+
 /** A contact built from preview sample data (unknown keys are custom fields). */
 function sampleContact(sample: Record<string, string>): ContactLike {
   const custom: Record<string, string> = {};
@@ -171,22 +189,59 @@ function sampleContact(sample: Record<string, string>): ContactLike {
   };
 }
 
-/** Header, body and footer with placeholders filled; unfilled ones stay visible as {{n}}. */
+/** Header, body and footer with placeholders filled; unfilled ones stay visible as written. */
 function renderTemplate(
   template: TemplateRow,
   valueFor: (key: string, n: number, component: 'header' | 'body') => string | undefined,
 ): PreviewResponse {
-  const fill = (text: string, keyOf: (n: number) => string, component: 'header' | 'body') => {
-    const values: Record<number, string> = {};
-    for (const n of sortedPlaceholders(text)) {
-      const v = valueFor(keyOf(n), n, component);
-      if (v !== undefined) values[n] = v;
-    }
-    return renderText(text, values);
+  const slots = templateVariableSlots(template.components, template.parameterFormat);
+  const fill = (text: string, component: 'header' | 'body') => {
+    const prefix = component === 'header' ? 'header_variable_' : 'variable_';
+    return text.replace(ANY_PLACEHOLDER_PATTERN, (whole, name: string) => {
+      const slot = slots.find((s) => s.key === `${prefix}${name}`);
+      return (slot && valueFor(slot.key, slot.placeholder, component)) ?? whole;
+    });
   };
   const headerComponent = template.components.find(isTextHeader);
-  const header = headerComponent?.text ? fill(headerComponent.text, headerVariableKey, 'header') : null;
-  const body = fill(template.components.find((c) => c.type === 'BODY')?.text ?? '', bodyVariableKey, 'body');
+  const header = headerComponent?.text ? fill(headerComponent.text, 'header') : null;
+  const body = fill(template.components.find((c) => c.type === 'BODY')?.text ?? '', 'body');
   const footer = template.components.find((c) => c.type === 'FOOTER')?.text ?? null;
-  return { processedText: [header, body, footer].filter(Boolean).join('\n\n'), header, body, footer };
+  const media = slots.find((s) => s.key === 'header_media');
+  const buttons = ((template.components.find((c) => c.type === 'BUTTONS')?.buttons ?? []) as Array<Record<string, unknown>>).map((b, index) => {
+    const slot = slots.find((s) => s.component === 'button' && s.index === index);
+    const value = slot ? valueFor(slot.key, slot.placeholder, 'body') ?? null : null;
+    const type = String(b.type ?? '').toUpperCase();
+    const url = typeof b.url === 'string' ? (value !== null ? b.url.replace(ANY_PLACEHOLDER_PATTERN, value) : b.url) : null;
+    return { type, text: String(b.text ?? (type === 'COPY_CODE' ? 'Copiar código' : '')), value: type === 'URL' ? url : type === 'PHONE_NUMBER' ? String(b.phone_number ?? '') : value };
+  });
+  return {
+    processedText: [header, body, footer].filter(Boolean).join('\n\n'),
+    header,
+    body,
+    footer,
+    headerMedia: media ? { format: media.format!, value: valueFor(media.key, 1, 'header') ?? null } : null,
+    buttons,
+  };
+}
+
+const MAX_COUPON = 15;
+
+/** A saved value Meta would refuse is a Spanish 400 naming the slot. */
+async function checkSlotValue(
+  slot: TemplateVariableSlot,
+  m: { sourceType: string; defaultValue: string },
+  allowPrivateHosts: boolean,
+): Promise<void> {
+  const value = m.defaultValue.trim();
+  if (!value) return;
+  if (slot.kind === 'media' && !isMediaId(value)) {
+    await checkMediaLink(value, slot.format as MediaHeaderFormat, slot.key, allowPrivateHosts);
+  }
+  if (slot.kind === 'location' && !parseLocation(value)) {
+    throw badRequest(`${slot.key}: escribe la ubicación como latitud,longitud;nombre;dirección (por ejemplo -34.6037,-58.3816;Tienda;Av. Corrientes 1234)`);
+  }
+  if (slot.kind === 'coupon_code' && value.length > MAX_COUPON) {
+    throw badRequest(`${slot.key}: el código de cupón admite hasta ${MAX_COUPON} caracteres`);
+  }
+  if (slot.kind === 'url_suffix' && /\s/.test(value)) throw badRequest(`${slot.key}: el final de la URL no puede tener espacios`);
 }

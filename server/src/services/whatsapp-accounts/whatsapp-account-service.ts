@@ -11,12 +11,12 @@ import { createWhatsAppAccountSchema, updateWhatsAppAccountSchema } from '@masiv
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { kommoAccounts, whatsappAccounts, whatsappMessageCounts } from '../../db/schema/index';
-import { graphClientFor } from '../../integrations/whatsapp/graph-client-cache';
 import { AppError, conflict, notFound, UnreadableTokenError } from '../../lib/errors';
 import { toWhatsAppAccount, type WhatsAppAccountRow } from './account-view';
 import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { checkPhoneNumber } from './phone-check';
 import { verifyNumberOwnership } from './verify-ownership';
+import { rowsOf } from '../../db/sql';
 
 type CreateInput = z.output<typeof createWhatsAppAccountSchema>;
 type UpdateInput = z.output<typeof updateWhatsAppAccountSchema>;
@@ -29,7 +29,6 @@ const newVerifyToken = () => randomBytes(18).toString('base64url');
 
 export function createWhatsAppAccountService(ctx: AppContext) {
   const { db, secrets, config } = ctx;
-  const graph = () => graphClientFor(config.WHATSAPP_GRAPH_URL);
 
   const todayCount = sql<number>`coalesce((select ${whatsappMessageCounts.sent} from ${whatsappMessageCounts}
     where ${whatsappMessageCounts.whatsappAccountId} = ${whatsappAccounts.id} and ${whatsappMessageCounts.day} = current_date), 0)`;
@@ -120,7 +119,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
   async function ensureOwnerVerified(row: WhatsAppAccountRow): Promise<WhatsAppAccountRow> {
     if (row.ownerVerifiedAt) return row;
     await assertNumberFree(row.userId, row.phoneNumberId, row.id);
-    await verifyNumberOwnership(graph(), secrets.open(row.accessTokenEnc), row.phoneNumberId, row.businessAccountId);
+    await verifyNumberOwnership(ctx.graph, secrets.open(row.accessTokenEnc), row.phoneNumberId, row.businessAccountId);
     const [updated] = await insertUnique(() =>
       db.update(whatsappAccounts).set({ ownerVerifiedAt: new Date() }).where(eq(whatsappAccounts.id, row.id)).returning(),
     );
@@ -146,7 +145,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
     async create(userId: number, input: CreateInput): Promise<WhatsAppAccount> {
       await assertKommoAccount(userId, input.kommo_account_id);
       await assertNumberFree(userId, input.phone_number_id);
-      await verifyNumberOwnership(graph(), input.access_token, input.phone_number_id, input.business_account_id);
+      await verifyNumberOwnership(ctx.graph, input.access_token, input.phone_number_id, input.business_account_id);
       const [row] = await insertUnique(() =>
         db
         .insert(whatsappAccounts)
@@ -182,7 +181,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
       const verify = numberChanged || !current.ownerVerifiedAt;
       if (verify) {
         await assertNumberFree(userId, phoneNumberId, id);
-        await verifyNumberOwnership(graph(), tokenFor(current, input), phoneNumberId, wabaId);
+        await verifyNumberOwnership(ctx.graph, tokenFor(current, input), phoneNumberId, wabaId);
       }
       const [row] = await insertUnique(() =>
         db
@@ -222,13 +221,13 @@ export function createWhatsAppAccountService(ctx: AppContext) {
     },
 
     async stats(userId: number): Promise<WhatsAppAccountStats> {
-      const [row] = await ctx.database.rows<{
+      const [row] = await rowsOf<{
         total: number;
         active: number;
         verified: number;
         today: number;
         month: number;
-      }>(sql`
+      }>(ctx.db, sql`
         select
           (select count(*) from whatsapp_accounts where user_id = ${userId})::int as total,
           (select count(*) from whatsapp_accounts where user_id = ${userId} and is_active)::int as active,
@@ -251,7 +250,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
     async test(userId: number, id: number): Promise<TestWhatsAppAccountResponse> {
       try {
         const row = await ensureOwnerVerified(await owned(userId, id));
-        const updated = await checkPhoneNumber(db, secrets, graph(), row);
+        const updated = await checkPhoneNumber(db, secrets, ctx.graph, row);
         return { success: true, message: 'Conexión exitosa con la API de WhatsApp', account: await view(updated) };
       } catch (err) {
         // Meta's refusal, an unreadable token or a failed ownership check: reported, not thrown.
@@ -262,7 +261,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
 
     async refresh(userId: number, id: number): Promise<WhatsAppAccount> {
       const row = await ensureOwnerVerified(await owned(userId, id));
-      return view(await checkPhoneNumber(db, secrets, graph(), row));
+      return view(await checkPhoneNumber(db, secrets, ctx.graph, row));
     },
   };
 }

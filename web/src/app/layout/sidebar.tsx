@@ -1,6 +1,6 @@
 import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, Send, Users, Building2 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { cn } from '../../components/ui/cn';
+import { cn } from '@/components/ui/cn';
 import { useAuth } from '../../features/auth/auth-context';
 
 export const NAV_ITEMS = [

@@ -1,12 +1,13 @@
 import type { ContactFilter, CustomFieldFilter, CustomFieldMode } from '@masivo/contract/contact-filter';
-import { isCustomFieldFilterActive, isFilterActive } from '@masivo/contract/contact-filter';
+import { EMPTY_FILTER, isCustomFieldFilterActive, isFilterActive } from '@masivo/contract/contact-filter';
 import { ChevronDown, ChevronUp, Filter, Search } from 'lucide-react';
 import { useState } from 'react';
+import { useErrorToast } from '../../lib/use-error-toast';
 import { Badge } from '../ui/badge';
 import { Card } from '../ui/card';
 import { CustomFieldFilterRow } from './custom-field-filter';
 import { useAccountCustomFields, useAccountTags } from './filter-data';
-import { CONTACTS_SCREEN_MODES, EMPTY_FILTER } from './filter-query';
+import { CONTACTS_SCREEN_MODES } from './filter-query';
 import { TagFilter } from './tag-filter';
 
 export interface ContactFilterPanelProps {
@@ -40,6 +41,7 @@ export function ContactFilterPanel({
   const [open, setOpen] = useState(defaultOpen);
   const tags = useAccountTags(accountId);
   const fields = useAccountCustomFields(accountId);
+  useErrorToast(fields.error, 'Error al cargar campos personalizados');
   const active = isFilterActive(value);
   const activeFields = Object.values(value.customFieldFilters).filter((f) => isCustomFieldFilterActive(f)).length;
   const shown = !collapsible || open;
@@ -103,7 +105,6 @@ export function ContactFilterPanel({
                 </button>
               )}
             </div>
-            {fields.isError && <p className="text-sm text-red-600">Error al cargar campos personalizados</p>}
             {fields.data?.length === 0 && <p className="text-sm text-gray-500">Sincroniza la cuenta para filtrar por campos personalizados</p>}
             <div className="grid max-h-96 gap-3 overflow-y-auto sm:grid-cols-2 lg:grid-cols-3">
               {fields.data?.map((f) => (

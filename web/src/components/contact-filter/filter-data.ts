@@ -2,7 +2,7 @@ import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { CustomFieldInfo, FieldValue } from '@masivo/contract/contacts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
-import { filterToQuery } from './filter-query';
+import { filterToQuery } from '@masivo/contract/contact-filter';
 
 /** Data the filter panel needs, fetched by the panel itself so every screen gets the same. */
 export function useAccountTags(accountId: number) {

@@ -1,8 +1,8 @@
 import type { LoginInput, RegisterInput, User } from '@masivo/contract/auth';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { onUnauthorized } from '../../lib/api-client';
-import { queryClient } from '../../lib/query-client';
-import { sessionStore } from '../../lib/session-storage';
+import { onUnauthorized } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
+import { sessionStore } from '@/lib/session-storage';
 import { authApi } from './api/auth-api';
 
 interface AuthState {

@@ -1,5 +1,5 @@
 import type { AuthResponse, LoginInput, RegisterInput, User } from '@masivo/contract/auth';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const authApi = {
   login: (input: LoginInput) => api.post<AuthResponse>('/auth/login', input),

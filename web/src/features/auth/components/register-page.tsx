@@ -3,9 +3,9 @@ import { registerFormSchema, type RegisterFormInput } from '@masivo/contract/aut
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/field';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/field';
+import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '../auth-context';
 import { AuthCard } from './auth-card';
 import { redirectTarget } from './redirect-target';

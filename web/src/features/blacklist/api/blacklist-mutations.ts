@@ -1,6 +1,6 @@
 import type { AddBlacklistInput, BlacklistEntry } from '@masivo/contract/blacklist';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const addToBlacklist = (accountId: number, input: AddBlacklistInput) => api.post<BlacklistEntry>(`/blacklist/${accountId}`, input);
 export const removeFromBlacklist = (accountId: number, id: number) => api.delete<{ success: true }>(`/blacklist/${accountId}/${id}`);

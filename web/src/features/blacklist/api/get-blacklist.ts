@@ -1,6 +1,6 @@
 import type { BlacklistEntry } from '@masivo/contract/blacklist';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** The whole list, or the entries matching `query` (phone in any format, or reason). */
 export const getBlacklist = (accountId: number, query: string) =>

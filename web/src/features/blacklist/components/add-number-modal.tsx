@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { addBlacklistSchema, type AddBlacklistInput } from '@masivo/contract/blacklist';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { Input, Textarea } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { errorMessage } from '../../../lib/api-client';
+import { Input, Textarea } from '@/components/ui/field';
+import { Modal } from '@/components/ui/modal';
+import { errorMessage } from '@/lib/api-client';
 import { useAddToBlacklist } from '../api/blacklist-mutations';
-import { FormActions } from '../../../components/ui/form-actions';
+import { FormActions } from '@/components/ui/form-actions';
 
 export function AddNumberModal({ accountId, open, onClose }: { accountId: number; open: boolean; onClose: () => void }) {
   const add = useAddToBlacklist(accountId);

@@ -1,15 +1,15 @@
 import { Plus, Search } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Select } from '../../../components/ui/field';
-import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Select } from '@/components/ui/field';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
 import { useBlacklist } from '../api/get-blacklist';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { AddNumberModal } from './add-number-modal';
 import { BlacklistTable } from './blacklist-table';
 

@@ -1,13 +1,13 @@
 import type { BlacklistEntry } from '@masivo/contract/blacklist';
 import { Ban, Trash2 } from 'lucide-react';
 import toast from 'react-hot-toast';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { EmptyState } from '@/components/ui/empty-state';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
-import { TableHead } from '../../../components/ui/table-head';
-import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
-import { useIsPhone } from '../../../components/ui/use-media-query';
+import { TableHead } from '@/components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
+import { useIsPhone } from '@/components/ui/use-media-query';
 
 export function BlacklistTable({ accountId, entries }: { accountId: number; entries: BlacklistEntry[] }) {
   const remove = useRemoveFromBlacklist(accountId);

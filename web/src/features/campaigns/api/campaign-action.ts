@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { errorMessage } from '../../../lib/api-client';
-import { campaignsKey } from './get-campaigns';
+import { errorMessage } from '@/lib/api-client';
+import { campaignsKeys } from '@/api/campaigns';
 
 interface ActionOptions {
   success: string;
@@ -20,7 +20,7 @@ export function useCampaignAction<T>(call: (id: number) => Promise<T>, opts: Act
     mutationFn: call,
     onSuccess: (_data, id) => {
       toast.success(opts.success);
-      return opts.refresh ? opts.refresh(qc, id) : qc.invalidateQueries({ queryKey: campaignsKey });
+      return opts.refresh ? opts.refresh(qc, id) : qc.invalidateQueries({ queryKey: campaignsKeys.all });
     },
     onError: (err) => {
       toast.error(errorMessage(err, opts.error));

@@ -1,7 +1,7 @@
 import type { Campaign, CreateCampaignInput } from '@masivo/contract/campaigns';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { campaignsKey } from './get-campaigns';
+import { api } from '@/lib/api-client';
+import { campaignsKeys } from '@/api/campaigns';
 
 export const createCampaign = (input: CreateCampaignInput) => api.post<Campaign>('/campaigns', input);
 
@@ -9,6 +9,6 @@ export function useCreateCampaign() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: createCampaign,
-    onSuccess: () => qc.invalidateQueries({ queryKey: campaignsKey }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: campaignsKeys.all }),
   });
 }

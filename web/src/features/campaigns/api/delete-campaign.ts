@@ -1,7 +1,7 @@
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { useCampaignAction } from './campaign-action';
 import { campaignKey } from './get-campaign';
-import { campaignsKey } from './get-campaigns';
+import { campaignsKeys } from '@/api/campaigns';
 
 export const deleteCampaign = (id: number) => api.delete<unknown>(`/campaigns/${id}`);
 
@@ -12,6 +12,6 @@ export const useDeleteCampaign = () =>
     // The deleted campaign must not be refetched (its screen would flash "not found").
     refresh: (qc, id) => {
       qc.removeQueries({ queryKey: campaignKey(id) });
-      return qc.invalidateQueries({ queryKey: campaignsKey, exact: true });
+      return qc.invalidateQueries({ queryKey: campaignsKeys.all, exact: true });
     },
   });

@@ -1,6 +1,6 @@
 import type { Campaign, CampaignMessagesPage, RecipientStatus } from '@masivo/contract/campaigns';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { campaignKey, campaignPollInterval } from './get-campaign';
 
 export interface CampaignMessagesQuery {

@@ -1,7 +1,7 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { campaignsKey } from './get-campaigns';
+import { api } from '@/lib/api-client';
+import { campaignsKeys } from '@/api/campaigns';
 
 /** Spec §9: a sending campaign is refetched every 5 seconds on the detail screen. */
 export const CAMPAIGN_POLL_MS = 5000;
@@ -11,7 +11,7 @@ export const CAMPAIGN_POLL_MS = 5000;
  */
 export const RECEIPTS_WINDOW_MS = 10 * 60_000;
 
-export const campaignKey = (id: number) => [...campaignsKey, id] as const;
+export const campaignKey = (id: number) => campaignsKeys.detail(id);
 
 export const getCampaign = (id: number) => api.get<Campaign>(`/campaigns/${id}`);
 

@@ -1,5 +1,5 @@
 import type { Campaign } from '@masivo/contract/campaigns';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { useCampaignAction } from './campaign-action';
 
 /** Beyond the spec: failed recipients go back to the queue (unknown ones: retry-unknown.ts). */

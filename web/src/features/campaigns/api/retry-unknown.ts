@@ -1,5 +1,5 @@
 import type { Campaign } from '@masivo/contract/campaigns';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { useCampaignAction } from './campaign-action';
 
 /** Beyond the spec: recipients whose outcome was lost go back to the queue, once confirmed. */

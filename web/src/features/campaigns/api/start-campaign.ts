@@ -1,5 +1,5 @@
 import type { Campaign } from '@masivo/contract/campaigns';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { useCampaignAction } from './campaign-action';
 
 export const startCampaign = (id: number) => api.post<Campaign>(`/campaigns/${id}/start`);

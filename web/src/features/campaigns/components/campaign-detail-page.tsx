@@ -1,15 +1,15 @@
-import { CAN_DELETE, CAN_PAUSE, CAN_START, type Campaign } from '@masivo/contract/campaigns';
+import { CAN_DELETE, CAN_PAUSE, CAN_RETRY, CAN_START, type Campaign } from '@masivo/contract/campaigns';
 import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '../../../components/campaign-status';
-import { Button } from '../../../components/ui/button';
-import { Card, StatCard } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '@/components/campaign-status';
+import { Button } from '@/components/ui/button';
+import { Card, StatCard } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { useDeleteCampaign } from '../api/delete-campaign';
 import { useCampaign } from '../api/get-campaign';
 import { usePauseCampaign } from '../api/pause-campaign';
@@ -18,9 +18,6 @@ import { useRetryUnknown } from '../api/retry-unknown';
 import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignRecipients } from './campaign-recipients';
-
-/** The server retries from these statuses (a draft or scheduled campaign has sent nothing yet). */
-const RETRYABLE_FROM: readonly string[] = ['sending', 'paused', 'completed'];
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -82,13 +79,13 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
 
       <Card className="p-6">
         <h2 className="mb-4 text-lg font-semibold text-gray-900">Progreso de la Campaña</h2>
-        <CampaignProgress status={c.status} percent={percent} sent={c.messages_sent} total={c.total_recipients} />
+        <CampaignProgress campaign={c} />
         <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-5">
           <Count label="Entregados" value={c.delivered_count} icon={<CheckCheck className="h-4 w-4 text-green-600" />} />
           <Count label="Leídos" value={c.read_count} icon={<Eye className="h-4 w-4 text-purple-600" />} />
           <Count label="Fallidos" value={c.failed_count} icon={<XCircle className="h-4 w-4 text-red-600" />} />
-          <Count label="Omitidos" value={c.skipped_count} icon={<SkipForward className="h-4 w-4 text-yellow-600" />} />
-          <Count label="Desconocidos" value={c.unknown_count} icon={<HelpCircle className="h-4 w-4 text-gray-500" />} />
+          <Count label="Omitidos" value={c.skipped_count} icon={<SkipForward className="h-4 w-4 text-orange-500" />} />
+          <Count label="Desconocidos" value={c.unknown_count} icon={<HelpCircle className="h-4 w-4 text-slate-500" />} />
         </dl>
       </Card>
 
@@ -155,13 +152,13 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
           Pausar
         </Button>
       )}
-      {retryable > 0 && RETRYABLE_FROM.includes(status) && (
+      {retryable > 0 && CAN_RETRY.includes(status) && (
         <Button variant="secondary" disabled={busy} onClick={() => retry.mutate(c.id)}>
           <RotateCcw className="h-4 w-4" />
           Reintentar fallidos
         </Button>
       )}
-      {c.unknown_count > 0 && RETRYABLE_FROM.includes(status) && (
+      {c.unknown_count > 0 && CAN_RETRY.includes(status) && (
         <Button variant="secondary" disabled={busy} onClick={onRetryUnknown}>
           <HelpCircle className="h-4 w-4" aria-hidden="true" />
           Reintentar desconocidos

@@ -1,6 +1,6 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
-import { ContactFilterPanel } from '../../../components/contact-filter/contact-filter-panel';
-import { ALL_MODES } from '../../../components/contact-filter/filter-query';
+import { ContactFilterPanel } from '@/components/contact-filter/contact-filter-panel';
+import { ALL_MODES } from '@/components/contact-filter/filter-query';
 
 /** The shared filter panel, always open and offering every mode (spec: specific values included). */
 export function CampaignFilters({ kommoAccountId, filter, onChange }: { kommoAccountId: number; filter: ContactFilter; onChange: (f: ContactFilter) => void }) {

@@ -1,7 +1,7 @@
 import { createCampaignSchema, type CreateCampaignInput } from '@masivo/contract/campaigns';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { z } from 'zod';
-import { filterToBody } from '../../../components/contact-filter/filter-query';
+import { filterToBody } from '@masivo/contract/contact-filter';
 import { isFutureLocalInput, localInputToIso } from './schedule';
 
 /** The form reuses the contract's creation rules; the schedule is kept as the picker's local value. */

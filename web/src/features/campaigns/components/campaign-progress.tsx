@@ -1,6 +1,5 @@
-import type { CampaignStatus } from '@masivo/contract/campaigns';
-import { campaignStatusOf } from '../../../components/campaign-status';
-import { ProgressBar } from '../../../components/ui/progress-bar';
+import type { Campaign, CampaignStatus } from '@masivo/contract/campaigns';
+import { CampaignProgressBar, campaignProgress, campaignStatusOf } from '@/components/campaign-status';
 
 /** Spec: blue sending, green completed, yellow paused, red cancelled, gray otherwise. */
 export const PROGRESS_COLORS: Record<CampaignStatus, string> = {
@@ -12,23 +11,20 @@ export const PROGRESS_COLORS: Record<CampaignStatus, string> = {
   scheduled: 'bg-gray-400',
 };
 
-export function CampaignProgress({ status, percent, sent, total }: { status: string; percent: number; sent: number; total: number }) {
-  const s = campaignStatusOf(status);
+type Counts = Pick<Campaign, 'total_recipients' | 'messages_sent' | 'failed_count' | 'skipped_count' | 'unknown_count'> & { status: string };
+
+export function CampaignProgress({ campaign: c }: { campaign: Counts }) {
+  const s = campaignStatusOf(c.status);
+  const percent = campaignProgress(c);
   return (
     <div className="space-y-2">
       <div className="flex items-center justify-between text-sm text-gray-600">
         <span>
-          {sent.toLocaleString('es-ES')} de {total.toLocaleString('es-ES')} mensajes enviados
+          {c.messages_sent.toLocaleString('es-ES')} de {c.total_recipients.toLocaleString('es-ES')} mensajes enviados
         </span>
         <span className="font-medium">{percent}%</span>
       </div>
-      <ProgressBar
-        value={percent}
-        label="Progreso de la campaña"
-        valueText={`${sent.toLocaleString('es-ES')} de ${total.toLocaleString('es-ES')} mensajes enviados`}
-        className="h-3"
-        barClassName={PROGRESS_COLORS[s]}
-      />
+      <CampaignProgressBar campaign={c} label="Progreso de la campaña" className="h-3" barClassName={PROGRESS_COLORS[s]} />
       {s === 'sending' && (
         <p className="flex items-center gap-2 text-sm text-blue-600">
           {/* Only the dot pulses: a fading text drops below AA contrast at the bottom of each cycle. */}

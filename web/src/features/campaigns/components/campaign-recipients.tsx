@@ -1,16 +1,16 @@
 import { RECIPIENT_STATUSES, type Campaign, type CampaignMessage, type RecipientStatus } from '@masivo/contract/campaigns';
 import { useState } from 'react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Spinner } from '@/components/ui/spinner';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { useCampaignMessages } from '../api/get-campaign-messages';
 import { RECIPIENT_STATUS_LABELS, RECIPIENT_STATUS_TONES } from './recipient-status';
-import { TableHead } from '../../../components/ui/table-head';
-import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
-import { useIsPhone } from '../../../components/ui/use-media-query';
+import { TableHead } from '@/components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
+import { useIsPhone } from '@/components/ui/use-media-query';
 
 const PAGE_SIZE = 50;
 

@@ -2,19 +2,18 @@ import type { Campaign } from '@masivo/contract/campaigns';
 import { CAN_PAUSE } from '@masivo/contract/campaigns';
 import { Pause, Play, Plus, Send } from 'lucide-react';
 import { Link } from 'react-router';
-import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '../../../components/campaign-status';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageHeader } from '../../../components/ui/page-header';
-import { ProgressBar } from '../../../components/ui/progress-bar';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatDate, formatNumber } from '../../../lib/format';
-import { useCampaigns } from '../api/get-campaigns';
+import { CampaignProgressBar, CampaignStatusBadge, campaignStatusOf } from '@/components/campaign-status';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { formatDate, formatNumber } from '@/lib/format';
+import { useCampaigns } from '@/api/campaigns';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useStartCampaign } from '../api/start-campaign';
-import { TableHead } from '../../../components/ui/table-head';
-import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
-import { useIsPhone } from '../../../components/ui/use-media-query';
+import { TableHead } from '@/components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
+import { useIsPhone } from '@/components/ui/use-media-query';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -68,8 +67,6 @@ function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
   );
 }
 
-const progressText = (c: Campaign) => `${formatNumber(c.messages_sent)} de ${formatNumber(c.total_recipients)}`;
-
 /** The phone layout of a row: the same values and actions, stacked. */
 function CampaignItem({ campaign: c }: { campaign: Campaign }) {
   return (
@@ -87,7 +84,7 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
               <span className="text-xs text-gray-600">
                 {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
               </span>
-              <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+              <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
             </div>
           ),
         },
@@ -113,7 +110,7 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
           <span className="text-xs text-gray-600">
             {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
           </span>
-          <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+          <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
         </div>
       </td>
       <td className="px-6 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>

@@ -1,5 +1,5 @@
 import type { RecipientStatus } from '@masivo/contract/campaigns';
-import type { BadgeTone } from '../../../components/ui/badge';
+import type { BadgeTone } from '@/components/ui/badge';
 
 /** Spanish names of a recipient's delivery states (beyond the spec: the recipients table). */
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {

@@ -1,8 +1,8 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { Users } from 'lucide-react';
-import { formatNumber } from '../../../lib/format';
+import { formatNumber } from '@/lib/format';
 import { useRecipientCount } from '../api/get-recipient-count';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 /** How many contacts the filters select now; typing does not fire a request per key. */
 export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: number | undefined; filter: ContactFilter }) {
@@ -25,9 +25,10 @@ export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: numb
         ) : (
           <p className="text-sm text-blue-700">
             <span className="text-2xl font-semibold text-blue-900" data-testid="recipient-count">
-              {formatNumber(count.data.count)}
+              {count.data.approximate ? `≈ ${formatNumber(count.data.count)}` : formatNumber(count.data.count)}
             </span>{' '}
             {count.data.count === 1 ? 'contacto recibirá' : 'contactos recibirán'} este mensaje
+            {count.data.approximate && <span className="ml-2 text-xs text-blue-700">(estimado; calculando la cifra exacta)</span>}
             {count.isFetching && <span className="ml-2 text-xs text-blue-700">actualizando...</span>}
           </p>
         )}

@@ -1,20 +1,45 @@
 import type { Template } from '@masivo/contract/templates';
 import { AlertTriangle } from 'lucide-react';
+import { useQueries } from '@tanstack/react-query';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
-import { Select } from '../../../components/ui/field';
-import { Spinner } from '../../../components/ui/spinner';
-import { useAccountTemplates } from '../api/get-account-templates';
+import { Select } from '@/components/ui/field';
+import { Spinner } from '@/components/ui/spinner';
+import { templateVariablesQueryOptions, useAccountTemplates } from '@/api/templates';
+import { templateStatusLabel } from '@/lib/template-labels';
+import { templateVariableSlots } from '@masivo/contract/variables';
 
-const NOT_APPROVED: Record<string, string> = {
-  pending: 'pendiente',
-  rejected: 'rechazada',
-  disabled: 'deshabilitada',
+/**
+ * Why a template cannot be used for a campaign, as the server would refuse it (not approved,
+ * variables without a mapping), or null when it can. `unmapped` is undefined while unknown.
+ */
+export function templateBlocker(t: Pick<Template, 'status'> & Partial<Pick<Template, 'incompatible_reason'>>, unmapped: string[] | undefined): string | null {
+  if (t.incompatible_reason) return t.incompatible_reason.replace(/^No compatible/, 'no compatible');
+  if (t.status !== 'approved') return `no aprobada (${templateStatusLabel(t.status).toLowerCase()})`;
+  if (unmapped?.length) return `variables sin configurar: ${unmapped.join(', ')}`;
+  return null;
+}
+
+/** Spec: the select shows name, language and category; a template that cannot be sent says why. */
+export const templateOptionLabel = (t: Pick<Template, 'name' | 'language' | 'category' | 'status'> & Partial<Pick<Template, 'incompatible_reason'>>, unmapped?: string[]) => {
+  const blocker = templateBlocker(t, unmapped);
+  return `${t.name} (${t.language}) - ${t.category}` + (blocker ? ` · ${blocker}` : '');
 };
 
-/** Spec: the select shows name, language and category. Only approved templates can be sent. */
-export const templateOptionLabel = (t: Pick<Template, 'name' | 'language' | 'category' | 'status'>) =>
-  `${t.name} (${t.language}) - ${t.category}` + (t.status === 'approved' ? '' : ` · ${NOT_APPROVED[t.status] ?? t.status}`);
+/** The unmapped variable labels of each approved template with variables, once loaded. */
+function useUnmappedVariables(list: Template[]): Map<number, string[]> {
+  // Media headers and button suffixes need a mapping too, not only text placeholders.
+  const candidates = list.filter((t) => t.status === 'approved' && t.campaign_compatible !== false && templateVariableSlots(t.components, t.parameter_format).length > 0);
+  const results = useQueries({ queries: candidates.map((t) => templateVariablesQueryOptions(t.id)) });
+  const unmapped = new Map<number, string[]>();
+  candidates.forEach((t, i) => {
+    const data = results[i]?.data;
+    if (!data) return;
+    const mapped = new Set(data.mappings.filter((m) => m.sourceField.trim()).map((m) => m.templateVariable));
+    unmapped.set(t.id, data.variables.filter((v) => !mapped.has(v.key)).map((v) => v.label));
+  });
+  return unmapped;
+}
 
 export function TemplateSection({
   whatsappAccountId,
@@ -28,8 +53,9 @@ export function TemplateSection({
   error?: string;
 }) {
   const templates = useAccountTemplates(whatsappAccountId);
-  if (templates.isPending) return <Spinner className="py-6" />;
   const list = templates.data ?? [];
+  const unmapped = useUnmappedVariables(list);
+  if (templates.isPending) return <Spinner className="py-6" />;
   const selected = list.find((t) => t.id === templateId);
   return (
     <div className="space-y-4">
@@ -48,8 +74,8 @@ export function TemplateSection({
         <Select label="Template *" id="template_id" error={error} {...field}>
           <option value="">Selecciona un template</option>
           {list.map((t) => (
-            <option key={t.id} value={t.id} disabled={t.status !== 'approved'}>
-              {templateOptionLabel(t)}
+            <option key={t.id} value={t.id} disabled={templateBlocker(t, unmapped.get(t.id)) !== null}>
+              {templateOptionLabel(t, unmapped.get(t.id))}
             </option>
           ))}
         </Select>

@@ -1,7 +1,7 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { useMutation } from '@tanstack/react-query';
-import { filterToBody } from '../../../components/contact-filter/filter-query';
-import { request } from '../../../lib/api-client';
+import { filterToBody } from '@masivo/contract/contact-filter';
+import { request } from '@/lib/api-client';
 
 /** Downloads the server's CSV of the filtered contacts under the name the server gives it. */
 export async function exportContacts(accountId: number, filter: ContactFilter): Promise<void> {

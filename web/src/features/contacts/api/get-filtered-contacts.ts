@@ -1,8 +1,8 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { FilteredContactsResponse } from '@masivo/contract/contacts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { filterToQuery } from '../../../components/contact-filter/filter-query';
-import { api } from '../../../lib/api-client';
+import { filterToQuery } from '@masivo/contract/contact-filter';
+import { api } from '@/lib/api-client';
 
 export interface ContactsPageQuery {
   accountId: number;
@@ -22,4 +22,6 @@ export const useFilteredContacts = (q: ContactsPageQuery | null) =>
     enabled: q !== null,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    // An estimated total is replaced by the exact one, which the server keeps computing.
+    refetchInterval: (query) => (query.state.data?.total_approximate ? 1_500 : false),
   });

@@ -1,26 +1,25 @@
 import type { ContactFilter } from '@masivo/contract/contact-filter';
-import { isFilterActive } from '@masivo/contract/contact-filter';
+import { EMPTY_FILTER, isFilterActive } from '@masivo/contract/contact-filter';
 import { DEFAULT_CONTACT_PAGE_SIZE } from '@masivo/contract/contacts';
 import { Download, Users } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useSearchParams } from 'react-router';
-import { ContactFilterPanel } from '../../../components/contact-filter/contact-filter-panel';
-import { EMPTY_FILTER } from '../../../components/contact-filter/filter-query';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Select } from '../../../components/ui/field';
-import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { formatNumber } from '../../../lib/format';
+import { ContactFilterPanel } from '@/components/contact-filter/contact-filter-panel';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Select } from '@/components/ui/field';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { formatNumber } from '@/lib/format';
 import { useExportContacts } from '../api/export-contacts';
 import { useFilteredContacts } from '../api/get-filtered-contacts';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { ContactsTable } from './contacts-table';
 import { Pagination } from './pagination';
-import { useDebouncedValue } from './use-debounced-value';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 
 export function ContactsPage() {
   const accounts = useKommoAccounts();
@@ -130,6 +129,7 @@ export function ContactsPage() {
                   page={page}
                   pageSize={pageSize}
                   total={total}
+                  approximate={data?.total_approximate}
                   shown={{ offset: data?.offset ?? 0, count: data?.contacts.length ?? 0 }}
                   onPage={setPage}
                   onPageSize={(size) => {

@@ -1,7 +1,7 @@
 import type { Contact } from '@masivo/contract/contacts';
-import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
-import { TableHead } from '../../../components/ui/table-head';
-import { useIsPhone } from '../../../components/ui/use-media-query';
+import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
+import { TableHead } from '@/components/ui/table-head';
+import { useIsPhone } from '@/components/ui/use-media-query';
 
 const nameOf = (c: Contact) => c.name || [c.first_name, c.last_name].filter(Boolean).join(' ') || '-';
 

@@ -1,7 +1,7 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { CONTACT_PAGE_SIZES } from '@masivo/contract/contacts';
-import { cn } from '../../../components/ui/cn';
-import { formatNumber } from '../../../lib/format';
+import { CONTACT_PAGE_SIZES, MAX_CONTACT_OFFSET } from '@masivo/contract/contacts';
+import { cn } from '@/components/ui/cn';
+import { formatNumber } from '@/lib/format';
 
 /** Spec §9: at most 5 page numbers, centred on the current page. */
 export const MAX_PAGE_BUTTONS = 5;
@@ -16,14 +16,18 @@ interface PaginationProps {
   page: number;
   pageSize: number;
   total: number;
+  /** The total is an estimate while the server computes the exact figure. */
+  approximate?: boolean;
   /** The rows on screen (the previous page stays while the next loads): the summary describes them. */
   shown: { offset: number; count: number };
   onPage(page: number): void;
   onPageSize(size: number): void;
 }
 
-export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }: PaginationProps) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
+export function Pagination({ page, pageSize, total, approximate, shown, onPage, onPageSize }: PaginationProps) {
+  // Listing offsets stop at MAX_CONTACT_OFFSET (a bound of the API): pages past it are not offered;
+  // filters narrow a large account instead.
+  const pages = Math.max(1, Math.min(Math.ceil(total / pageSize), Math.floor(MAX_CONTACT_OFFSET / pageSize) + 1));
   const from = shown.count === 0 ? 0 : shown.offset + 1;
   const to = shown.offset + shown.count;
   const btn = 'inline-flex h-8 min-w-8 max-sm:h-11 max-sm:min-w-11 items-center justify-center rounded-md border px-2 text-sm';
@@ -31,7 +35,8 @@ export function Pagination({ page, pageSize, total, shown, onPage, onPageSize }:
     <div className="flex flex-wrap items-center justify-between gap-3 border-t border-gray-200 px-4 py-3">
       <div className="flex flex-wrap items-center gap-3 text-sm text-gray-700">
         <span data-testid="contacts-summary">
-          Mostrando {formatNumber(from)} al {formatNumber(to)} de {formatNumber(total)} resultados
+          Mostrando {formatNumber(from)} al {formatNumber(to)} de {approximate ? '≈ ' : ''}
+          {formatNumber(total)} resultados
         </span>
         <label className="flex items-center gap-1">
           <span className="text-gray-600">Por página</span>

@@ -1,23 +1,26 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import { CheckCircle, Clock, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
-import { CampaignStatusBadge, campaignProgress } from '../../../components/campaign-status';
-import { Card, StatCard } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageHeader } from '../../../components/ui/page-header';
-import { ProgressBar } from '../../../components/ui/progress-bar';
-import { Spinner } from '../../../components/ui/spinner';
-import { formatDate, formatNumber } from '../../../lib/format';
-import { useCampaigns } from '../api/get-campaigns';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { CampaignProgressBar, CampaignStatusBadge } from '@/components/campaign-status';
+import { Card, StatCard } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate, formatNumber } from '@/lib/format';
+import { useErrorToast } from '@/lib/use-error-toast';
+import { useCampaigns } from '@/api/campaigns';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { dashboardStats, recentCampaigns } from './dashboard-stats';
-import { TableHead } from '../../../components/ui/table-head';
-import { StackedItem, StackedList, TableScroll } from '../../../components/ui/data-list';
-import { useIsPhone } from '../../../components/ui/use-media-query';
+import { TableHead } from '@/components/ui/table-head';
+import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
+import { useIsPhone } from '@/components/ui/use-media-query';
 
 export function DashboardPage() {
   const campaigns = useCampaigns();
   const accounts = useKommoAccounts();
+  useErrorToast(campaigns.error, 'Error al cargar las campañas');
+  useErrorToast(accounts.error, 'Error al cargar las cuentas');
   const stats = dashboardStats(campaigns.data ?? [], accounts.data ?? []);
   return (
     <div className="space-y-6">
@@ -34,7 +37,9 @@ export function DashboardPage() {
         </div>
         {campaigns.isPending ? (
           <Spinner className="py-10" />
-        ) : !campaigns.data?.length ? (
+        ) : campaigns.isError ? (
+          <EmptyState title={errorMessage(campaigns.error, 'Error al cargar las campañas')} />
+        ) : !campaigns.data.length ? (
           <EmptyState title="No hay campañas creadas aún" />
         ) : (
           <RecentCampaignsTable campaigns={recentCampaigns(campaigns.data)} />
@@ -42,10 +47,6 @@ export function DashboardPage() {
       </Card>
     </div>
   );
-}
-
-function progressText(c: Campaign) {
-  return `${formatNumber(c.messages_sent)} de ${formatNumber(c.total_recipients)}`;
 }
 
 function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
@@ -68,7 +69,7 @@ function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
                 wide: true,
                 value: (
                   <div className="flex items-center gap-3">
-                    <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+                    <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
                     <span className="text-xs whitespace-nowrap text-gray-600">
                       {formatNumber(c.messages_sent)}/{formatNumber(c.total_recipients)}
                     </span>
@@ -98,7 +99,7 @@ function RecentCampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
               </td>
               <td className="px-6 py-4 whitespace-nowrap">
                 <div className="flex w-48 items-center gap-3">
-                  <ProgressBar value={campaignProgress(c)} label={`Progreso de ${c.name}`} valueText={progressText(c)} />
+                  <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
                   <span className="text-xs whitespace-nowrap text-gray-600">
                     {formatNumber(c.messages_sent)}/{formatNumber(c.total_recipients)}
                   </span>

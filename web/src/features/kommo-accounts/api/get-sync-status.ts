@@ -1,6 +1,6 @@
 import type { SyncStatusInfo } from '@masivo/contract/kommo-accounts';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** Progress refreshes every 1.5 s while the account syncs. */
 export const SYNC_POLL_MS = 1500;

@@ -1,6 +1,7 @@
 import type { CreateKommoAccountInput, KommoAccount, KommoField, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
+import { kommoAccountsKeys } from '@/api/kommo-accounts';
 
 export const createKommoAccount = (input: CreateKommoAccountInput) => api.post<KommoAccount>('/kommo/accounts', input);
 export const deleteKommoAccount = (id: number) => api.delete<{ success: true }>(`/kommo/accounts/${id}`);
@@ -13,7 +14,7 @@ export const cancelContactSync = (accountId: number) =>
 
 function useInvalidateAccounts() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: ['kommo-accounts'] });
+  return () => qc.invalidateQueries({ queryKey: kommoAccountsKeys.all });
 }
 
 export function useCreateKommoAccount() {

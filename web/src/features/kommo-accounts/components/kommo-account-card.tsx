@@ -4,14 +4,15 @@ import { RefreshCw, Square, Trash2, Users } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { ProgressBar } from '../../../components/ui/progress-bar';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { ProgressBar } from '@/components/ui/progress-bar';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSyncStatus } from '../api/get-sync-status';
 import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
+import { kommoAccountsKeys } from '@/api/kommo-accounts';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {
   const navigate = useNavigate();
@@ -27,7 +28,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
   // When the live status says the sync ended, the list (totals, last sync) is refreshed once.
   const wasSyncing = useRef(s.sync_status === 'syncing');
   useEffect(() => {
-    if (wasSyncing.current && s.sync_status !== 'syncing') void qc.invalidateQueries({ queryKey: ['kommo-accounts'] });
+    if (wasSyncing.current && s.sync_status !== 'syncing') void qc.invalidateQueries({ queryKey: kommoAccountsKeys.all });
     wasSyncing.current = s.sync_status === 'syncing';
   }, [s.sync_status, qc]);
 

@@ -1,16 +1,16 @@
 import { Database, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { KommoAccountCard } from './kommo-account-card';
 import { NewKommoAccountModal } from './new-kommo-account-modal';
 
 export function KommoAccountsPage() {
-  const accounts = useKommoAccounts();
+  const accounts = useKommoAccounts({ pollWhileSyncing: true });
   const [creating, setCreating] = useState(false);
 
   return (

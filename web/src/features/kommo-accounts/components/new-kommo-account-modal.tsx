@@ -5,12 +5,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { Input, Select } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { errorMessage } from '../../../lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Input, Select } from '@/components/ui/field';
+import { Modal } from '@/components/ui/modal';
+import { errorMessage } from '@/lib/api-client';
 import { useCreateKommoAccount, useFetchKommoFields } from '../api/kommo-account-mutations';
-import { FormActions } from '../../../components/ui/form-actions';
+import { FormActions } from '@/components/ui/form-actions';
 
 /** Spec §5: all three required; the phone field id is parsed as an integer. */
 const formSchema = z.object({

@@ -1,5 +1,5 @@
 import { SYNC_STATUS_LABELS, type SyncStatus } from '@masivo/contract/kommo-accounts';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 
 const TONES: Record<SyncStatus, BadgeTone> = { idle: 'gray', syncing: 'blue', synced: 'green', error: 'red' };
 

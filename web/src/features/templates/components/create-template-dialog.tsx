@@ -1,6 +1,7 @@
 import {
   BODY_MAX,
   createTemplateSchema,
+  MEDIA_SAMPLE_TYPES,
   FOOTER_MAX,
   HEADER_MAX,
   TEMPLATE_CATEGORIES,
@@ -8,25 +9,29 @@ import {
   type CreateTemplateInput,
 } from '@masivo/contract/templates';
 import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
-import { placeholdersOf, type AvailableVariable } from '@masivo/contract/variables';
+import { placeholderNamesOf, sortedPlaceholders, type AvailableVariable } from '@masivo/contract/variables';
 import { useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { FieldShell, Input, Select } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { errorMessage } from '../../../lib/api-client';
-import { useCreateTemplate } from '../api/create-template';
+import { FieldShell, Input, Select } from '@/components/ui/field';
+import { Modal } from '@/components/ui/modal';
+import { errorMessage } from '@/lib/api-client';
+import { TEMPLATE_LANGUAGE_LABELS } from '@/lib/template-labels';
+import { useCreateTemplate, useUploadMediaSample } from '../api/create-template';
+import { ButtonEditor, toButtonInput, type ButtonDraft } from './button-editor';
+import { HEADER_FORMAT_LABELS } from './template-parts';
 import { useAvailableVariables } from '../api/get-available-variables';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { ExampleInputs } from './example-inputs';
 import { announceSubmission } from './submission-toast';
 import { TemplatePreview } from './template-preview';
 import { FALLBACK_VARIABLES, sampleValue } from './variable-samples';
-import { FormActions } from '../../../components/ui/form-actions';
+import { FormActions } from '@/components/ui/form-actions';
 
 type Section = 'header' | 'body' | 'footer';
+type HeaderFormat = 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT';
+type MediaFormat = Exclude<HeaderFormat, 'TEXT'>;
 type TextControl = HTMLInputElement | HTMLTextAreaElement;
 
-const LANGUAGE_LABELS: Record<string, string> = { es: 'Español', en: 'Inglés', pt: 'Portugués', fr: 'Francés' };
 const CATEGORY_LABELS: Record<string, string> = { utility: 'Utilidad', marketing: 'Marketing', authentication: 'Autenticación' };
 const CONTROL = 'block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-blue-500';
 
@@ -35,13 +40,34 @@ const INITIAL = {
   language: 'es',
   category: 'utility',
   kommoAccountId: '',
+  parameterFormat: 'POSITIONAL' as 'POSITIONAL' | 'NAMED',
   headerOn: false,
+  headerFormat: 'TEXT' as HeaderFormat,
+  /** The uploaded sample of a media header: Meta's handle and the file's name. */
+  headerSample: null as { handle: string; name: string } | null,
   footerOn: false,
+  buttonsOn: false,
+  buttons: [] as ButtonDraft[],
   texts: { header: '', body: '', footer: '' } as Record<Section, string>,
-  examples: { header: [], body: [], footer: [] } as Record<Section, string[]>,
+  /** Example values by placeholder name ("1", "2" or "first_name"). */
+  examples: { header: {}, body: {}, footer: {} } as Record<Section, Record<string, string>>,
 };
 
-const valuesOf = (examples: string[]) => Object.fromEntries(examples.map((v, i) => [i + 1, v]).filter(([, v]) => v)) as Record<number, string>;
+/** Meta's named parameters: lowercase letters, digits and underscores, starting with a letter. */
+export function parameterNameFor(key: string): string {
+  const base = key.replace(/^custom_fields\./, '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  return (/^[a-z]/.test(base) ? base : `campo_${base}`).slice(0, 60);
+}
+
+/** The placeholders of a text in the order Meta expects their examples. */
+const namesOf = (text: string, named: boolean) => (named ? placeholderNamesOf(text) : sortedPlaceholders(text).map(String));
+
+/** Meta only takes lowercase names: the operator sees the name as it will be sent, before sending it. */
+export function nameHint(name: string): string {
+  const sent = name.trim().toLowerCase();
+  return sent && sent !== name.trim() ? `Se enviará como: ${sent}` : 'Solo letras, números y guiones bajos';
+}
+
 
 export function CreateTemplateDialog({ open, account, onClose }: { open: boolean; account: WhatsAppAccount; onClose: () => void }) {
   const [form, setForm] = useState(INITIAL);
@@ -49,6 +75,9 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
   const [focused, setFocused] = useState<Section>('body');
   const refs = { header: useRef<HTMLInputElement>(null), body: useRef<HTMLTextAreaElement>(null), footer: useRef<HTMLInputElement>(null) };
   const create = useCreateTemplate();
+  const upload = useUploadMediaSample();
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const named = form.parameterFormat === 'NAMED';
   const kommoAccounts = useKommoAccounts();
 
   // Spec: the Kommo account comes from the WhatsApp account when linked; otherwise it is optional.
@@ -63,21 +92,25 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
     setErrors((e) => (e.name || e.body || e.other.length ? { other: [] } : e));
   };
   const setText = (section: Section, text: string) => edit((f) => ({ ...f, texts: { ...f.texts, [section]: text } }));
-  const setExamples = (section: Section, list: string[]) => edit((f) => ({ ...f, examples: { ...f.examples, [section]: list } }));
-  const sectionOn = (s: Section) => s === 'body' || (s === 'header' ? form.headerOn : form.footerOn);
+  const setExamples = (section: Section, values: Record<string, string>) => edit((f) => ({ ...f, examples: { ...f.examples, [section]: values } }));
+  const textHeader = form.headerOn && form.headerFormat === 'TEXT';
+  const sectionOn = (s: Section) => s === 'body' || (s === 'header' ? textHeader : form.footerOn);
 
-  /** Inserts the next {{n}} of the focused text at its cursor, and proposes an example for it. */
+  /**
+   * Inserts the next {{n}} of the focused text at its cursor, and proposes an example for it.
+   * Meta refuses variables in the footer, so from there the variable goes into the body.
+   */
   const insertVariable = (variable: AvailableVariable) => {
-    const section = sectionOn(focused) ? focused : 'body';
+    const section = focused !== 'footer' && sectionOn(focused) ? focused : 'body';
     const el: TextControl | null = refs[section].current;
     const text = form.texts[section];
-    const n = Math.max(0, ...placeholdersOf(text)) + 1;
-    const token = `{{${n}}}`;
+    const name = named ? parameterNameFor(variable.key) : String(Math.max(0, ...sortedPlaceholders(text)) + 1);
+    const token = `{{${name}}}`;
     const start = el?.selectionStart ?? text.length;
     const end = el?.selectionEnd ?? start;
     setText(section, text.slice(0, start) + token + text.slice(end));
-    const examples = [...form.examples[section]];
-    if (!examples[n - 1]) examples[n - 1] = sampleValue(variable.key, chips);
+    const examples = { ...form.examples[section] };
+    if (!examples[name]) examples[name] = sampleValue(variable.key, chips);
     setExamples(section, examples);
     requestAnimationFrame(() => {
       el?.focus();
@@ -87,6 +120,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
 
   const close = () => {
     setForm(INITIAL);
+    setUploadError(null);
     setErrors({ other: [] });
     onClose();
   };
@@ -94,19 +128,39 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
   const payload = (): CreateTemplateInput => {
     const components: CreateTemplateInput['components'] = [];
     // Spec §5: header and footer only when toggled on and non-blank; texts trimmed.
-    if (form.headerOn && form.texts.header.trim()) components.push({ type: 'HEADER', format: 'TEXT', text: form.texts.header.trim() });
+    if (textHeader && form.texts.header.trim()) components.push({ type: 'HEADER', format: 'TEXT', text: form.texts.header.trim() });
+    if (form.headerOn && form.headerFormat !== 'TEXT') {
+      components.push({ type: 'HEADER', format: form.headerFormat, ...(form.headerSample && { header_handle: form.headerSample.handle }) });
+    }
     components.push({ type: 'BODY', text: form.texts.body.trim() });
     if (form.footerOn && form.texts.footer.trim()) components.push({ type: 'FOOTER', text: form.texts.footer.trim() });
-    const examplesFor = (s: Section) => (sectionOn(s) ? placeholdersOf(form.texts[s]).map((n) => (form.examples[s][n - 1] ?? '').trim()) : []);
+    if (form.buttonsOn) components.push({ type: 'BUTTONS', buttons: form.buttons.map(toButtonInput) });
+    const examplesFor = (s: Section) =>
+      s !== 'footer' && sectionOn(s) ? namesOf(form.texts[s], named).map((n) => (form.examples[s][n] ?? '').trim()) : [];
     return {
       whatsapp_account_id: account.id,
       ...(kommoId && { kommo_account_id: kommoId }),
       name: form.name.trim(),
       language: form.language as CreateTemplateInput['language'],
       category: form.category as CreateTemplateInput['category'],
+      parameter_format: form.parameterFormat,
       components,
       templateSamples: { header: examplesFor('header'), body: examplesFor('body'), footer: examplesFor('footer') },
     };
+  };
+
+  /** The sample goes to Meta as soon as it is picked: creating the template then only needs its handle. */
+  const onFile = async (file: File | null) => {
+    setUploadError(null);
+    edit((f) => ({ ...f, headerSample: null }));
+    if (!file) return;
+    const format = form.headerFormat as MediaFormat;
+    try {
+      const { handle } = await upload.mutateAsync({ whatsappAccountId: account.id, format, file });
+      edit((f) => (f.headerFormat === format ? { ...f, headerSample: { handle, name: file.name } } : f));
+    } catch (err) {
+      setUploadError(errorMessage(err, 'No se pudo subir el archivo de ejemplo'));
+    }
   };
 
   const onSubmit = async (e: React.FormEvent) => {
@@ -166,20 +220,20 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           <p className="text-sm text-gray-500">
             Cuenta de WhatsApp: <span className="font-medium text-gray-800">{account.name}</span>
           </p>
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <Input
               label="Nombre *"
               name="template-name"
               placeholder="mi_plantilla"
               value={form.name}
               error={errors.name}
-              hint="Solo letras, números y guiones bajos"
+              hint={nameHint(form.name)}
               onChange={(e) => edit((f) => ({ ...f, name: e.target.value }))}
             />
             <Select label="Idioma" name="template-language" value={form.language} onChange={(e) => edit((f) => ({ ...f, language: e.target.value }))}>
               {TEMPLATE_LANGUAGES.map((l) => (
                 <option key={l} value={l}>
-                  {LANGUAGE_LABELS[l]}
+                  {TEMPLATE_LANGUAGE_LABELS[l]}
                 </option>
               ))}
             </Select>
@@ -189,6 +243,15 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
                   {CATEGORY_LABELS[c]}
                 </option>
               ))}
+            </Select>
+            <Select
+              label="Variables"
+              name="template-parameter-format"
+              value={form.parameterFormat}
+              onChange={(e) => edit((f) => ({ ...f, parameterFormat: e.target.value as typeof f.parameterFormat, examples: INITIAL.examples }))}
+            >
+              <option value="POSITIONAL">Numeradas: {'{{1}}'}, {'{{2}}'}</option>
+              <option value="NAMED">Con nombre: {'{{nombre}}'}</option>
             </Select>
           </div>
 
@@ -215,7 +278,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
 
           <div>
             <p className="mb-1 text-sm font-medium text-gray-700">Variables disponibles</p>
-            <p className="mb-2 text-xs text-gray-500">Haz clic para insertar la siguiente variable en el campo de texto seleccionado.</p>
+            <p className="mb-2 text-xs text-gray-500">Haz clic para insertar la siguiente variable en el encabezado o el cuerpo; Meta no acepta variables en el pie.</p>
             <div className="flex flex-wrap gap-2" data-testid="variable-chips">
               {chips.map((v) => (
                 <button
@@ -242,25 +305,65 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
             Incluir encabezado
           </label>
           {form.headerOn && (
+            <Select
+              label="Tipo de encabezado"
+              name="template-header-format"
+              value={form.headerFormat}
+              onChange={(e) => edit((f) => ({ ...f, headerFormat: e.target.value as HeaderFormat, headerSample: null }))}
+            >
+              {(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT'] as const).map((h) => (
+                <option key={h} value={h}>
+                  {HEADER_FORMAT_LABELS[h]}
+                </option>
+              ))}
+            </Select>
+          )}
+          {textHeader && (
             <>
               {textField('header', 'Encabezado', HEADER_MAX)}
-              <ExampleInputs title="Ejemplos del encabezado" text={form.texts.header} values={form.examples.header} onChange={(l) => setExamples('header', l)} />
+              <ExampleInputs title="Ejemplos del encabezado" names={namesOf(form.texts.header, named)} values={form.examples.header} onChange={(v) => setExamples('header', v)} />
             </>
+          )}
+          {form.headerOn && form.headerFormat !== 'TEXT' && (
+            <FieldShell
+              label="Archivo de ejemplo"
+              htmlFor="template-header-file"
+              error={uploadError ?? undefined}
+              hint={
+                upload.isPending
+                  ? 'Subiendo archivo...'
+                  : form.headerSample
+                    ? `Archivo subido: ${form.headerSample.name}`
+                    : 'Meta revisa la plantilla con este archivo; en cada campaña se elige el archivo que se envía.'
+              }
+            >
+              <input
+                id="template-header-file"
+                type="file"
+                accept={MEDIA_SAMPLE_TYPES[form.headerFormat as MediaFormat].join(',')}
+                aria-invalid={!!uploadError}
+                aria-describedby={uploadError ? 'template-header-file-error' : 'template-header-file-hint'}
+                onChange={(e) => void onFile(e.target.files?.[0] ?? null)}
+                className="block w-full min-w-0 text-sm text-gray-700 file:mr-3 file:rounded-md file:border-0 file:bg-blue-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-blue-800"
+              />
+            </FieldShell>
           )}
 
           {textField('body', 'Cuerpo del mensaje *', BODY_MAX)}
-          <ExampleInputs title="Ejemplos del cuerpo" text={form.texts.body} values={form.examples.body} onChange={(l) => setExamples('body', l)} />
+          <ExampleInputs title="Ejemplos del cuerpo" names={namesOf(form.texts.body, named)} values={form.examples.body} onChange={(v) => setExamples('body', v)} />
 
           <label className="flex min-h-6 items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
             <input type="checkbox" checked={form.footerOn} onChange={(e) => edit((f) => ({ ...f, footerOn: e.target.checked }))} />
             Incluir pie de página
           </label>
-          {form.footerOn && (
-            <>
-              {textField('footer', 'Pie de página', FOOTER_MAX)}
-              <ExampleInputs title="Ejemplos del pie de página" text={form.texts.footer} values={form.examples.footer} onChange={(l) => setExamples('footer', l)} />
-            </>
-          )}
+          {/* Meta forbids footer variables: no examples and no chips are offered for it. */}
+          {form.footerOn && textField('footer', 'Pie de página', FOOTER_MAX)}
+
+          <label className="flex min-h-6 items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
+            <input type="checkbox" checked={form.buttonsOn} onChange={(e) => edit((f) => ({ ...f, buttonsOn: e.target.checked }))} />
+            Incluir botones
+          </label>
+          {form.buttonsOn && <ButtonEditor buttons={form.buttons} onChange={(buttons) => edit((f) => ({ ...f, buttons }))} />}
 
           {errors.other.length > 0 && (
             // The alert wraps the list: role="alert" on the ul itself erased its list semantics.
@@ -278,11 +381,14 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
           <p className="text-sm font-medium text-gray-700">Vista previa</p>
           <TemplatePreview
             parts={{
-              header: form.headerOn ? form.texts.header : null,
+              header: textHeader ? form.texts.header : null,
+              headerMedia: form.headerOn && form.headerFormat !== 'TEXT' ? { format: form.headerFormat, value: form.headerSample?.name ?? null } : null,
               body: form.texts.body,
               footer: form.footerOn ? form.texts.footer : null,
+              buttons: form.buttonsOn ? form.buttons.map((b) => ({ ...b, text: b.type === 'COPY_CODE' ? 'Copiar código' : b.text })) : [],
             }}
-            values={{ header: valuesOf(form.examples.header), body: valuesOf(form.examples.body) }}
+            values={{ header: form.examples.header, body: form.examples.body }}
+            buttonValues={Object.fromEntries(form.buttons.map((b, i) => [i, b.example]))}
           />
           <p className="text-xs text-gray-500">La plantilla se envía a Facebook para su aprobación al crearla.</p>
         </div>

@@ -1,4 +1,5 @@
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { templateStatusLabel } from '@/lib/template-labels';
 
 /** Spec §2: marketing purple, utility blue, authentication green. */
 const CATEGORY_TONES: Record<string, BadgeTone> = { marketing: 'purple', utility: 'blue', authentication: 'green' };
@@ -10,5 +11,5 @@ export function CategoryBadge({ category }: { category: string }) {
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={STATUS_TONES[status.toLowerCase()] ?? 'gray'}>{status.toLowerCase()}</Badge>;
+  return <Badge tone={STATUS_TONES[status.toLowerCase()] ?? 'gray'}>{templateStatusLabel(status)}</Badge>;
 }

@@ -1,13 +1,16 @@
 import type { Template } from '@masivo/contract/templates';
-import { Send, Settings, Trash2 } from 'lucide-react';
+import { AlertTriangle, Send, Settings, Trash2 } from 'lucide-react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDate } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { errorMessage } from '@/lib/api-client';
+import { formatDate } from '@/lib/format';
+import { templateLanguageLabel } from '@/lib/template-labels';
 import { useSubmitTemplate } from '../api/create-template';
 import { useDeleteTemplate } from '../api/delete-template';
 import { announceSubmission } from './submission-toast';
 import { CategoryBadge, StatusBadge } from './template-badges';
+import { TemplateComponents } from './template-components';
+import { isConfigurable } from './template-parts';
 
 export function TemplateCard({ template, onConfigure }: { template: Template; onConfigure: (template: Template) => void }) {
   const remove = useDeleteTemplate();
@@ -41,7 +44,7 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
             <StatusBadge status={template.status} />
           </div>
           <p className="mt-1 text-sm text-gray-500">
-            Idioma: {template.language} · Creado: {formatDate(template.created_at)}
+            Idioma: {templateLanguageLabel(template.language)} · Creado: {formatDate(template.created_at)}
           </p>
         </div>
         <div className="flex gap-2">
@@ -50,7 +53,7 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
               <Send className="h-4 w-4" /> {resubmit.isPending ? 'Enviando...' : 'Enviar a Facebook'}
             </Button>
           )}
-          {template.has_variables && (
+          {isConfigurable(template) && (
             <Button size="sm" variant="secondary" onClick={() => onConfigure(template)}>
               <Settings className="h-4 w-4" /> Configurar Variables
             </Button>
@@ -61,17 +64,14 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
         </div>
       </div>
 
-      <div className="mt-3 space-y-2">
-        {template.components.map((c, i) => (
-          <div key={i} className="rounded-md bg-gray-50 p-3 text-sm">
-            <p className="text-xs font-semibold uppercase text-gray-500">
-              {c.type}
-              {c.format && ` · ${c.format}`}
-            </p>
-            {c.text && <p className="mt-1 whitespace-pre-wrap text-gray-800">{c.text}</p>}
-          </div>
-        ))}
-      </div>
+      {template.incompatible_reason && (
+        <p className="mt-3 flex gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-800" data-testid="template-incompatible">
+          <AlertTriangle className="h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{template.incompatible_reason}</span>
+        </p>
+      )}
+
+      <TemplateComponents template={template} />
 
       {template.rejection_reason && (
         <p className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-700">

@@ -2,15 +2,16 @@ import type { Template } from '@masivo/contract/templates';
 import { FileText, Plus, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { EmptyState } from '../../../components/ui/empty-state';
-import { Select } from '../../../components/ui/field';
-import { PageHeader } from '../../../components/ui/page-header';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { useAccountTemplates } from '../api/get-account-templates';
-import { useWhatsAppAccounts } from '../api/get-whatsapp-accounts';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Select } from '@/components/ui/field';
+import { PageHeader } from '@/components/ui/page-header';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { useErrorToast } from '@/lib/use-error-toast';
+import { useAccountTemplates } from '@/api/templates';
+import { useWhatsAppAccounts } from '@/api/whatsapp-accounts';
 import { useSyncAllTemplates, useSyncTemplates } from '../api/sync-templates';
 import { CreateTemplateDialog } from './create-template-dialog';
 import { TemplateCard } from './template-card';
@@ -22,7 +23,9 @@ export function TemplatesPage() {
   // The first account is preselected until the operator picks another.
   const accountId = chosenId ?? accounts.data?.[0]?.id ?? null;
   const account = accounts.data?.find((a) => a.id === accountId) ?? null;
-  const templates = useAccountTemplates(accountId);
+  const templates = useAccountTemplates(accountId, { pollWhilePending: true });
+  useErrorToast(accounts.error, 'Error al cargar las cuentas de WhatsApp');
+  useErrorToast(templates.error, 'Error al cargar los templates');
   const sync = useSyncTemplates();
   const syncAll = useSyncAllTemplates();
   const [creating, setCreating] = useState(false);
@@ -43,7 +46,8 @@ export function TemplatesPage() {
     if (!accounts.data?.length) return void toast.error('No hay cuentas de WhatsApp disponibles');
     try {
       const result = await syncAll.mutateAsync();
-      toast.success('Sincronización completa exitosa');
+      // Success is claimed only when every account synced; a failed one says so below.
+      if (result.results.every((r) => r.success)) toast.success('Sincronización completa exitosa');
       for (const r of result.results) {
         // Spec §8 wording, exactly: 'Error en cuenta: {text}'.
         if (!r.success) toast.error(`Error en cuenta: ${r.error ?? 'Error desconocido'}`);
@@ -96,6 +100,8 @@ export function TemplatesPage() {
         </div>
         {templates.isLoading || accounts.isLoading ? (
           <Spinner className="py-12" />
+        ) : templates.isError || accounts.isError ? (
+          <EmptyState title={errorMessage(templates.error ?? accounts.error, 'Error al cargar los templates')} />
         ) : list.length === 0 ? (
           <EmptyState
             icon={<FileText className="h-12 w-12" />}

@@ -1,11 +1,8 @@
-import { CUSTOM_FIELD_PREFIX, type AvailableVariable } from '@masivo/contract/variables';
+import { BUILT_IN_VARIABLES, CUSTOM_FIELD_PREFIX, type AvailableVariable } from '@masivo/contract/variables';
 
 /** Built-in contact fields when the server's list is not available (spec §3 fallbacks). */
 export const FALLBACK_VARIABLES: AvailableVariable[] = [
-  { key: 'name', displayName: 'Nombre completo', category: 'contact', description: 'Nombre completo del contacto' },
-  { key: 'first_name', displayName: 'Nombre', category: 'contact', description: 'Nombre del contacto' },
-  { key: 'last_name', displayName: 'Apellido', category: 'contact', description: 'Apellido del contacto' },
-  { key: 'phone', displayName: 'Teléfono', category: 'contact', description: 'Teléfono del contacto' },
+  ...BUILT_IN_VARIABLES.filter((v) => v.key !== 'email'),
   { key: 'custom_fields.Ciudad', displayName: 'Ciudad', category: 'custom', description: 'Ejemplo de campo personalizado' },
 ];
 

@@ -1,7 +1,7 @@
 import type { TestWhatsAppAccountResponse, WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { whatsappAccountsKey } from './get-whatsapp-accounts';
+import { api } from '@/lib/api-client';
+import { whatsappAccountsKeys } from '@/api/whatsapp-accounts';
 
 /** POST /{id}/test: a refused test is `{ success: false, error }`, not an HTTP error. */
 export const testWhatsAppAccount = (id: number) => api.post<TestWhatsAppAccountResponse>(`/whatsapp-accounts/${id}/test`);
@@ -14,7 +14,7 @@ export function useTestWhatsAppAccount() {
     mutationFn: testWhatsAppAccount,
     // Spec §7: the list is reloaded on success.
     onSuccess: (result) => {
-      if (result.success) void qc.invalidateQueries({ queryKey: whatsappAccountsKey });
+      if (result.success) void qc.invalidateQueries({ queryKey: whatsappAccountsKeys.all });
     },
   });
 }
@@ -23,6 +23,6 @@ export function useRefreshWhatsAppAccount() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: refreshWhatsAppAccount,
-    onSuccess: () => qc.invalidateQueries({ queryKey: whatsappAccountsKey }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: whatsappAccountsKeys.all }),
   });
 }

@@ -1,6 +1,6 @@
 import type { WhatsAppAccountStats } from '@masivo/contract/whatsapp-accounts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const whatsappStatsKey = ['whatsapp-accounts', 'stats'] as const;
 

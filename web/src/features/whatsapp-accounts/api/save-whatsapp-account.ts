@@ -4,8 +4,8 @@ import type {
   WhatsAppAccount,
 } from '@masivo/contract/whatsapp-accounts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { whatsappAccountsKey } from './get-whatsapp-accounts';
+import { api } from '@/lib/api-client';
+import { whatsappAccountsKeys } from '@/api/whatsapp-accounts';
 
 export const createWhatsAppAccount = (input: CreateWhatsAppAccountInput) =>
   api.post<WhatsAppAccount>('/whatsapp-accounts', input);
@@ -16,7 +16,7 @@ export const updateWhatsAppAccount = ({ id, input }: { id: number; input: Update
 /** Every change can move the stats cards too, so both queries are refreshed. */
 function useInvalidateAccounts() {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: whatsappAccountsKey });
+  return () => qc.invalidateQueries({ queryKey: whatsappAccountsKeys.all });
 }
 
 export function useCreateWhatsAppAccount() {

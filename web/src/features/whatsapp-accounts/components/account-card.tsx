@@ -1,9 +1,9 @@
 import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import { CheckCircle, Edit, Power, RefreshCw, ShieldCheck, ShieldOff, Trash2, Wifi, XCircle } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
-import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { errorMessage } from '@/lib/api-client';
+import { formatDateTime, formatNumber } from '@/lib/format';
 import { useRefreshWhatsAppAccount, useTestWhatsAppAccount } from '../api/check-whatsapp-account';
 import { useDeleteWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-whatsapp-account';
 import { CopyField } from './copy-field';
@@ -14,6 +14,10 @@ export function displayedPhone(account: WhatsAppAccount): string {
   const shown = account.display_phone_number || account.phone_number;
   return /^\d+$/.test(shown) ? `+${shown}` : shown;
 }
+
+/** Spec §8: «{prefix}: {reason}», the reason being the server's message or 'Error desconocido' (HTTP failures too). */
+export const failureText = (prefix: string, reason: unknown) =>
+  `${prefix}: ${(typeof reason === 'string' ? reason : errorMessage(reason, '')) || 'Error desconocido'}`;
 
 /** Spec §2/§8: failures on this screen are browser alerts. */
 export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onEdit: (account: WhatsAppAccount) => void }) {
@@ -27,9 +31,9 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
     try {
       const result = await test.mutateAsync(account.id);
       if (result.success) window.alert('Conexión exitosa con WhatsApp Business API');
-      else window.alert(`Error al probar la cuenta: ${result.error || 'Error desconocido'}`);
+      else window.alert(failureText('Error al probar la cuenta', result.error ?? ''));
     } catch (err) {
-      window.alert(errorMessage(err, 'Error al probar la cuenta de WhatsApp'));
+      window.alert(failureText('Error al probar la cuenta', err));
     }
   };
 
@@ -45,7 +49,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
     try {
       await update.mutateAsync({ id: account.id, input: { name: account.name, is_active: !account.is_active } });
     } catch (err) {
-      window.alert(errorMessage(err, 'Error al actualizar la cuenta de WhatsApp'));
+      window.alert(failureText(account.is_active ? 'Error al desactivar la cuenta' : 'Error al activar la cuenta', err));
     }
   };
 
@@ -54,7 +58,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
     try {
       await remove.mutateAsync(account.id);
     } catch (err) {
-      window.alert(errorMessage(err, 'Error al eliminar la cuenta de WhatsApp'));
+      window.alert(failureText('Error al eliminar la cuenta', err));
     }
   };
 

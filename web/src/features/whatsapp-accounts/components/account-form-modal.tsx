@@ -8,12 +8,12 @@ import {
   type WhatsAppAccount,
 } from '@masivo/contract/whatsapp-accounts';
 import { useForm } from 'react-hook-form';
-import { Input, Select, Textarea } from '../../../components/ui/field';
-import { Modal } from '../../../components/ui/modal';
-import { errorMessage } from '../../../lib/api-client';
-import { useKommoAccounts } from '../api/get-kommo-accounts';
+import { Input, Select, Textarea } from '@/components/ui/field';
+import { Modal } from '@/components/ui/modal';
+import { errorMessage } from '@/lib/api-client';
+import { useKommoAccounts } from '@/api/kommo-accounts';
 import { useCreateWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-whatsapp-account';
-import { FormActions } from '../../../components/ui/form-actions';
+import { FormActions } from '@/components/ui/form-actions';
 
 interface FormValues {
   name: string;

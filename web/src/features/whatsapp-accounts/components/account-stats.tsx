@@ -1,10 +1,12 @@
 import { CalendarDays, CheckCircle, MessageSquare, Phone, ShieldCheck } from 'lucide-react';
-import { StatCard } from '../../../components/ui/card';
-import { formatNumber } from '../../../lib/format';
+import { StatCard } from '@/components/ui/card';
+import { formatNumber } from '@/lib/format';
+import { useErrorToast } from '@/lib/use-error-toast';
 import { useWhatsAppStats } from '../api/get-whatsapp-stats';
 
 export function AccountStats() {
-  const { data } = useWhatsAppStats();
+  const { data, error } = useWhatsAppStats();
+  useErrorToast(error, 'Error al cargar las estadísticas');
   return (
     <div className="mb-6 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-5">
       <StatCard title="Total Cuentas" value={formatNumber(data?.total_accounts)} icon={<Phone className="h-5 w-5" />} />

@@ -1,5 +1,5 @@
 import { displayQuality } from '@masivo/contract/whatsapp-accounts';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 
 const TONES: Record<string, BadgeTone> = { GREEN: 'green', YELLOW: 'yellow', RED: 'red', UNKNOWN: 'gray' };
 

@@ -1,0 +1,189 @@
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  CAMPAIGN_STATUS_LABELS,
+  CAN_DELETE,
+  CAN_PAUSE,
+  type CampaignStatus,
+} from '@masivo/contract/campaigns';
+import type { Db } from '../../db/client';
+import { campaigns, whatsappAccounts } from '../../db/schema/index';
+import { rowsOf, type Queryable } from '../../db/sql';
+import { conflict, type AppError } from '../../lib/errors';
+import { assertTemplateUsable } from '../variables/template-readiness';
+import { loadCampaignRow } from './campaign-queries';
+import type { CampaignRow } from './campaign-view';
+import { freezeAudience } from './freeze-audience';
+
+/**
+ * Every change of a campaign's status goes through one of the functions below, as every
+ * recipient change goes through recipient-transitions.ts. Each statement names in its WHERE
+ * the statuses it may move from (the contract's CAN_* lists), so a change that raced with
+ * another (an operator's pause, a scheduler in another worker) matches no row and changes
+ * nothing instead of overwriting it. Refusals are one Spanish 409 built by `refuse`.
+ *
+ * Status map: draft ⇄ scheduled (edit) → sending (activate) → completed (completeFinished,
+ * or activate with nobody left) → sending again (reopenAfterRetry); sending → paused
+ * (pauseByOperator, pauseWithReason, pauseOrphaned); scheduled → paused (pauseFailedStart);
+ * paused → sending (activate).
+ */
+
+export type CampaignAction = 'start' | 'pause' | 'edit' | 'retry' | 'delete';
+
+const REFUSAL: Record<CampaignAction, string> = {
+  start: 'No se puede iniciar',
+  pause: 'No se puede pausar',
+  edit: 'No se puede editar',
+  retry: 'No se pueden reintentar envíos de',
+  delete: 'No se puede eliminar',
+};
+
+/** The 409 for an action the campaign's status does not allow, e.g. "No se puede pausar una campaña en estado Borrador". */
+export function refuse(action: CampaignAction, status: string): AppError {
+  const label = CAMPAIGN_STATUS_LABELS[status as CampaignStatus] ?? status;
+  return conflict(`${REFUSAL[action]} una campaña en estado ${label}`);
+}
+
+/** The pause reason of a sending campaign whose number was deleted: it waits for the owner to pick another. */
+export const ACCOUNT_GONE = 'La cuenta de WhatsApp de la campaña ya no existe';
+export const EDITED_MEANWHILE = 'La campaña cambió de estado mientras se editaba; vuelve a intentarlo';
+
+const statusIn = (statuses: readonly CampaignStatus[]): SQL =>
+  sql`status in (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})`;
+
+const ids = (rows: Array<{ id: number }>) => rows.map((r) => Number(r.id));
+
+/**
+ * → sending (or straight to completed when nobody is left to send to). Checks that the
+ * campaign can send now, then, in one transaction holding the campaign row, freezes the
+ * audience if this is the first start. `allowedFrom` is CAN_START for the operator and
+ * ['scheduled'] for the scheduler.
+ */
+export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly CampaignStatus[]): Promise<void> {
+  if (!allowedFrom.includes(row.status)) throw refuse('start', row.status);
+  if (!row.whatsappAccountId) throw conflict('La campaña no tiene una cuenta de WhatsApp');
+  if (!row.templateId) throw conflict('La campaña no tiene una plantilla');
+  const [account] = await db
+    .select({ isActive: whatsappAccounts.isActive })
+    .from(whatsappAccounts)
+    .where(eq(whatsappAccounts.id, row.whatsappAccountId))
+    .limit(1);
+  if (!account) throw conflict('La campaña no tiene una cuenta de WhatsApp');
+  if (!account.isActive) throw conflict('La cuenta de WhatsApp está desactivada');
+  await assertTemplateUsable(db, row.userId, row.templateId, row.whatsappAccountId);
+  if (!row.audienceFrozenAt && !row.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+
+  await db.transaction(async (tx) => {
+    // The audience is frozen from this locked version: an edit committed since `row` was
+    // read (filters, Kommo account) is what the operator saved last.
+    const [locked] = await tx.select().from(campaigns).where(eq(campaigns.id, row.id)).for('update');
+    if (!locked) throw conflict('La campaña ya no existe');
+    if (!allowedFrom.includes(locked.status)) throw refuse('start', locked.status);
+    if (!locked.audienceFrozenAt) {
+      if (!locked.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+      await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters });
+    }
+    await tx.execute(sql`update campaigns set
+        status = case when pending_count = 0 then 'completed' else 'sending' end,
+        completed_at = case when pending_count = 0 then now() end,
+        started_at = coalesce(started_at, now()),
+        pause_reason = null,
+        updated_at = now()
+      where id = ${row.id}`);
+  });
+}
+
+/** Operator's pause (CAN_PAUSE → paused, no reason); the campaign's new row, or the 409. */
+export async function pauseByOperator(db: Db, userId: number, id: number): Promise<CampaignRow> {
+  const [row] = await db
+    .update(campaigns)
+    .set({ status: 'paused', pauseReason: null, updatedAt: new Date() })
+    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), inArray(campaigns.status, [...CAN_PAUSE])))
+    .returning();
+  if (row) return row;
+  throw refuse('pause', (await loadCampaignRow(db, userId, id)).status);
+}
+
+/**
+ * The engine pauses sending campaigns by itself when Meta refuses for a systemic reason
+ * (or the number is switched off, rated RED, its token unreadable). Returns the paused ids.
+ */
+export async function pauseWithReason(
+  db: Queryable,
+  target: { campaignIds: number[] } | { whatsappAccountId: number },
+  reason: string,
+): Promise<number[]> {
+  const which =
+    'campaignIds' in target
+      ? sql`id in (select (jsonb_array_elements_text(${JSON.stringify(target.campaignIds)}::jsonb))::int)`
+      : sql`whatsapp_account_id = ${target.whatsappAccountId}`;
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
+          where ${statusIn(CAN_PAUSE)} and ${which} returning id`,
+    ),
+  );
+}
+
+/** A scheduled start that cannot happen: paused with the reason so the owner sees it. False if another worker moved it first. */
+export async function pauseFailedStart(db: Queryable, id: number, reason: string): Promise<boolean> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
+        where id = ${id} and status = 'scheduled' returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** Sending campaigns with nothing left to settle → completed. */
+export async function completeFinished(db: Queryable): Promise<number[]> {
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
+          where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
+          returning id`,
+    ),
+  );
+}
+
+/** Sending campaigns whose WhatsApp account was deleted → paused with ACCOUNT_GONE. */
+export async function pauseOrphaned(db: Queryable): Promise<number[]> {
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, updated_at = now()
+          where status = 'sending' and whatsapp_account_id is null
+          returning id`,
+    ),
+  );
+}
+
+/** Recipients were requeued: a completed campaign sends again (a paused one waits for 'Iniciar'). */
+export async function reopenAfterRetry(tx: Queryable, id: number): Promise<void> {
+  await tx.execute(sql`update campaigns set status = 'sending', completed_at = null, updated_at = now()
+    where id = ${id} and status = 'completed'`);
+}
+
+/**
+ * Saves an edit (which may move draft ⇄ scheduled) only if nobody started or paused the
+ * campaign since `row` was read (whose status the caller checked against CAN_EDIT).
+ */
+export async function saveEdit(db: Db, row: CampaignRow, changes: Partial<typeof campaigns.$inferInsert>): Promise<CampaignRow> {
+  const [updated] = await db
+    .update(campaigns)
+    .set(changes)
+    .where(and(eq(campaigns.id, row.id), eq(campaigns.userId, row.userId), eq(campaigns.status, row.status)))
+    .returning();
+  if (!updated) throw conflict(EDITED_MEANWHILE);
+  return updated;
+}
+
+/** The delete guard: only from CAN_DELETE; its recipients go with it (foreign key cascade). */
+export async function deleteIfAllowed(db: Db, userId: number, id: number): Promise<void> {
+  const deleted = await db
+    .delete(campaigns)
+    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), inArray(campaigns.status, [...CAN_DELETE])))
+    .returning({ id: campaigns.id });
+  if (!deleted.length) throw refuse('delete', (await loadCampaignRow(db, userId, id)).status);
+}
