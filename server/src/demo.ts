@@ -61,6 +61,8 @@ const server = await startServer(
   }),
 );
 const baseUrl = server.url!;
+// With PORT=0 (any free port) only the listening server knows the port: show that one.
+if (!process.env.PUBLIC_URL) server.ctx.config.PUBLIC_URL = baseUrl;
 whatsapp.configure({ webhookUrl: `${baseUrl}/api/webhooks/whatsapp` });
 
 async function call<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
