@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAN_START } from '@masivo/contract/campaigns';
@@ -21,6 +20,7 @@ import { activate as activateCampaign } from '../src/services/campaigns/campaign
 import { applyTemplateStatusUpdate } from '../src/services/templates/status-update';
 import { contactFieldValue } from '../src/services/variables/render';
 import { createTestApp, type TestApp } from './helpers/app';
+import { postWebhook } from './helpers/webhook';
 import { seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { APP_SECRET, waitFor } from './helpers/engine-bed';
 
@@ -51,16 +51,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const sign = (body: string) => 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex');
-const post = (payload: unknown) => {
-  const body = JSON.stringify(payload);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/whatsapp',
-    payload: body,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) },
-  });
-};
+const post = (payload: unknown) => postWebhook(t.app, APP_SECRET, payload);
 /** A status envelope as Meta posts it for a message sent from `phoneNumberId`. */
 const statusFrom = (phoneNumberId: string, s: { id: string; status: string; ts: number; opaque?: string; errors?: unknown[] }) => ({
   object: 'whatsapp_business_account',

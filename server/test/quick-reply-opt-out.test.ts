@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createButtonPayload } from '../src/engine/campaigns/button-payload';
@@ -7,6 +6,7 @@ import { phoneKey } from '../src/lib/phone';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { rowsOf } from '../src/db/sql';
 import { createTestApp, type TestApp } from './helpers/app';
+import { signWebhook } from './helpers/webhook';
 import { insertKommoAccount, insertWhatsAppAccount, seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { APP_SECRET, waitFor } from './helpers/engine-bed';
 
@@ -43,7 +43,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const sign = (body: string) => 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex');
+const sign = (body: string) => signWebhook(body, APP_SECRET);
 const payloadFor = (index: number, campaign = campaignId) => createButtonPayload(t.ctx.config.APP_SECRET).sign({ campaignId: campaign, index });
 const mappings = (body: object) => t.app.inject({ method: 'POST', url: `/api/variables/template/${world.templateId}/mappings`, headers: owner.headers, payload: body });
 

@@ -1,6 +1,5 @@
 // Security review M1, M2, M10 and the shared-client token finding: which tenant a Meta number,
 // an opt-out and a stored token belong to, and what happens when they cannot be trusted.
-import { createHmac } from 'node:crypto';
 import { startWhatsAppSim, type WhatsAppSim } from '@masivo/simulators/whatsapp';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { phoneKey } from '../src/lib/phone';
 import { createSecretBox } from '../src/lib/secret-box';
 import { blacklistedKeys } from '../src/services/blacklist/is-blacklisted';
 import { createTestApp, type TestApp } from './helpers/app';
+import { postWebhook } from './helpers/webhook';
 import { insertKommoAccount, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
 import { rowsOf } from '../src/db/sql';
 
@@ -46,16 +46,7 @@ const account = (n: typeof B_NUMBER, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function postWebhook(payload: unknown) {
-  const body = JSON.stringify(payload);
-  const signature = 'sha256=' + createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex');
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/whatsapp',
-    payload: body,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
-  });
-}
+const postSigned = (payload: unknown) => postWebhook(t.app, WEBHOOK_SECRET, payload);
 
 const inbound = (phoneNumberId: string, wabaId: string, from: string, text: string) => ({
   object: 'whatsapp_business_account',
@@ -134,9 +125,9 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
     await insertTemplate(t.ctx.db, victim.userId, victimWa);
     await insertTemplate(t.ctx.db, attacker.userId, attackerWa);
 
-    expect((await postWebhook(inbound('7201', B_NUMBER.wabaId, '5491155550123', 'BAJA'))).statusCode).toBe(200);
+    expect((await postSigned(inbound('7201', B_NUMBER.wabaId, '5491155550123', 'BAJA'))).statusCode).toBe(200);
     // A verified account but another WABA in the envelope: not routed either.
-    expect((await postWebhook(inbound('7201', '9999', '5491155550999', 'STOP'))).statusCode).toBe(200);
+    expect((await postSigned(inbound('7201', '9999', '5491155550999', 'STOP'))).statusCode).toBe(200);
     const key = phoneKey('+5491155550123');
     await until(async () => (await optOutsOf(victim.userId)).length > 0);
     await until(async () => (await rowsOf(t.ctx.db, sql`select id from webhook_events`)).length === 0);
@@ -159,7 +150,7 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
         },
       ],
     };
-    expect((await postWebhook(templateEvent)).statusCode).toBe(200);
+    expect((await postSigned(templateEvent)).statusCode).toBe(200);
     const statusOf = async (waId: number) =>
       (await rowsOf<{ status: string }>(t.ctx.db, sql`select status from templates where whatsapp_account_id = ${waId}`))[0]?.status;
     await until(async () => (await statusOf(victimWa)) === 'rejected');
@@ -169,12 +160,12 @@ describe('M1: a Meta number belongs to the tenant who proves it', () => {
   it('verifies an account saved before the check on its next "Probar", and routes to it from then on', async () => {
     const u = await t.signUp();
     const legacy = await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, u.userId, { ...A_NUMBER, ownerVerified: false });
-    await postWebhook(inbound(A_NUMBER.phoneNumberId, A_NUMBER.wabaId, '5491177770001', 'BAJA'));
+    await postSigned(inbound(A_NUMBER.phoneNumberId, A_NUMBER.wabaId, '5491177770001', 'BAJA'));
     await until(async () => (await rowsOf(t.ctx.db, sql`select id from webhook_events`)).length === 0);
     expect(await optOutsOf(u.userId)).toEqual([]);
     const tested = await api('POST', `/whatsapp-accounts/${legacy}/test`, u.headers);
     expect(tested.json()).toMatchObject({ success: true });
-    await postWebhook(inbound(A_NUMBER.phoneNumberId, A_NUMBER.wabaId, '5491177770001', 'BAJA'));
+    await postSigned(inbound(A_NUMBER.phoneNumberId, A_NUMBER.wabaId, '5491177770001', 'BAJA'));
     await until(async () => (await optOutsOf(u.userId)).length > 0);
     await api('DELETE', `/whatsapp-accounts/${legacy}`, u.headers);
   });
@@ -187,7 +178,7 @@ describe('M2: no opt-out is ever lost', () => {
     const k2 = await insertKommoAccount(t.ctx.db, t.ctx.secrets, u.userId, 'dos');
     // A number linked to no Kommo account: before the fix its opt-outs were dropped.
     await insertWhatsAppAccount(t.ctx.db, t.ctx.secrets, u.userId, { ...A_NUMBER, phoneNumberId: '7301', kommoAccountId: null });
-    await postWebhook(inbound('7301', A_NUMBER.wabaId, '5491166660001', 'Baja'));
+    await postSigned(inbound('7301', A_NUMBER.wabaId, '5491166660001', 'Baja'));
     const key = phoneKey('+5491166660001');
     await until(async () => (await optOutsOf(u.userId)).length > 0);
 

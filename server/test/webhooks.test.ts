@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallbackData } from '../src/engine/campaigns/callback-data';
@@ -10,6 +9,7 @@ import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { rowsOf } from '../src/db/sql';
 import { createTestApp, type TestApp } from './helpers/app';
+import { postWebhook, signWebhook } from './helpers/webhook';
 import { insertKommoAccount, insertWhatsAppAccount, phoneOf, seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { APP_SECRET, waitFor } from './helpers/engine-bed';
 
@@ -33,17 +33,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const sign = (body: string, secret = APP_SECRET) => 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
-
-function post(payload: unknown, headers: Record<string, string> = {}) {
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks/whatsapp',
-    payload: body,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body), ...headers },
-  });
-}
+const sign = (body: string, secret = APP_SECRET) => signWebhook(body, secret);
+const post = (payload: unknown, headers: Record<string, string> = {}) => postWebhook(t.app, APP_SECRET, payload, headers);
 
 const envelope = (value: Record<string, unknown>, field = 'messages', wabaId = '2001') => ({
   object: 'whatsapp_business_account',
