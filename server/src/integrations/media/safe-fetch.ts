@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, request } from 'undici';
+import { isTimeout } from '../timeouts';
 import { isBlockedAddress } from './blocked-address';
 
 /**
@@ -132,13 +133,7 @@ const blockedError = () => new MediaFetchError('El enlace apunta a una direcció
 function transportError(err: unknown): MediaFetchError {
   const e = err as { code?: string; name?: string; cause?: { code?: string } };
   if (e?.code === 'EMEDIABLOCKED' || e?.cause?.code === 'EMEDIABLOCKED') return blockedError();
-  if (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    e?.name === 'TimeoutError' ||
-    e?.name === 'AbortError'
-  ) {
+  if (isTimeout(err)) {
     return new MediaFetchError('El enlace del archivo no respondió a tiempo');
   }
   return new MediaFetchError(`No se pudo descargar el archivo del enlace (${e?.code ?? 'error de red'})`);

@@ -1,4 +1,5 @@
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, request } from 'undici';
+import { isTimeout } from '../timeouts';
 import { ACCESS_TOKEN_PATTERN } from '@masivo/contract/common';
 import { graphErrorFrom, graphNetworkError, graphTimeoutError, GraphApiError, type GraphErrorBody } from './graph-errors';
 
@@ -90,13 +91,7 @@ function unusableTokenError() {
 
 function transportError(err: unknown, timeoutMs: number) {
   const e = err as { name?: string; code?: string; message?: string };
-  if (
-    err instanceof undiciErrors.HeadersTimeoutError ||
-    err instanceof undiciErrors.BodyTimeoutError ||
-    err instanceof undiciErrors.ConnectTimeoutError ||
-    e?.name === 'TimeoutError' ||
-    e?.name === 'AbortError'
-  ) {
+  if (isTimeout(err)) {
     return graphTimeoutError(Math.round(timeoutMs / 1000));
   }
   return graphNetworkError(e?.code ?? e?.message ?? 'error de red');

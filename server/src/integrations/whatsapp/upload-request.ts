@@ -1,4 +1,5 @@
-import { errors as undiciErrors, request, type FormData } from 'undici';
+import { request, type FormData } from 'undici';
+import { isTimeout } from '../timeouts';
 
 /** Uploads carry files: a longer wait than the Graph client's JSON calls. */
 const UPLOAD_TIMEOUT_MS = 60_000;
@@ -32,8 +33,8 @@ export async function postUpload(
       signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS + 1_000),
     });
   } catch (err) {
-    const e = err as { code?: string; name?: string };
-    const timeout = err instanceof undiciErrors.HeadersTimeoutError || e?.name === 'TimeoutError';
+    const e = err as { code?: string };
+    const timeout = isTimeout(err);
     throw fail(timeout ? 'WhatsApp no respondió a tiempo' : `sin conexión con WhatsApp (${e?.code ?? 'error de red'})`);
   }
   const text = await res.body.text().catch(() => '');
