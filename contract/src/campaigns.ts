@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactFilterSchema } from './contact-filter';
+import { templateCategoryChangeSchema } from './templates';
 
 /** Spec §4 campaign statuses with their Spanish labels; an unknown status shows as draft. */
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'paused', 'cancelled'] as const;
@@ -86,6 +87,19 @@ export const campaignSchema = z.object({
   unknown_count: z.number(),
   pending_count: z.number(),
   pause_reason: z.string().nullable(),
+  /** Who paused it: the operator, Meta's template pause (resumes by itself) or the engine. */
+  pause_origin: z.enum(['operator', 'template', 'engine']).nullable(),
+  /** Accepted by Meta but held for quality assessment, not delivered yet ("Retenido por Meta"). */
+  held_count: z.number(),
+  /** What Meta reported about the campaign's template (detail view only; null in lists). */
+  template_risk: z
+    .object({
+      status: z.string(),
+      status_detail: z.string().nullable(),
+      category: z.string(),
+      category_change: templateCategoryChangeSchema.nullable(),
+    })
+    .nullable(),
   scheduled_at: z.string().nullable(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
@@ -114,6 +128,8 @@ export const campaignMessageSchema = z.object({
   delivered_at: z.string().nullable(),
   read_at: z.string().nullable(),
   failed_at: z.string().nullable(),
+  /** Accepted but held by Meta for quality assessment, not delivered yet: "Retenido por Meta". */
+  held: z.boolean(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 

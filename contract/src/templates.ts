@@ -28,6 +28,15 @@ export const templateComponentSchema = z.looseObject({
 });
 export type TemplateComponentView = z.infer<typeof templateComponentSchema>;
 
+/** `template_category_update` as stored: impending (`to` at `at`) or completed (`from` → `to`). */
+export const templateCategoryChangeSchema = z.object({
+  kind: z.enum(['impending', 'completed']),
+  from: z.string().nullable(),
+  to: z.string(),
+  at: z.string().nullable(),
+});
+export type TemplateCategoryChange = z.infer<typeof templateCategoryChangeSchema>;
+
 export const templateSchema = z.object({
   id: z.number(),
   whatsapp_account_id: z.number(),
@@ -46,6 +55,10 @@ export const templateSchema = z.object({
   parameter_format: z.string(),
   /** Meta's quality score (GREEN, YELLOW, RED, UNKNOWN) when Meta sent one. */
   quality_score: z.string().nullable(),
+  /** Detail of Meta's last status event: FIRST_PAUSE, SECOND_PAUSE (paused), FLAGGED. */
+  status_detail: z.string().nullable(),
+  /** A category change Meta announced (impending) or made (completed). */
+  category_change: templateCategoryChangeSchema.nullable(),
   /** False for templates a campaign cannot send (carousel, limited-time offer, ...). */
   campaign_compatible: z.boolean(),
   /** "No compatible con campañas: ..." when campaign_compatible is false. */

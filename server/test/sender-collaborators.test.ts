@@ -56,6 +56,10 @@ function harness(outcome: (send: TemplateSend) => SendOutcome) {
     claim: async () => claims.shift() ?? [],
     nextDueAt: async () => null,
     blacklisted: async (_c, keys) => new Set(keys.filter((k) => k.endsWith('2'))),
+    templateRefused: async (templateId, code) => {
+      paused.push({ target: { templateId }, reason: `plantilla ${code}` });
+      return [campaign.id];
+    },
     pause: async (target, reason) => {
       paused.push({ target, reason });
       return [campaign.id];

@@ -113,6 +113,6 @@ describe('template status updates from Meta', () => {
         message_template_name: 'x',
         message_template_language: 'es',
       }),
-    ).resolves.toBeUndefined();
+    ).resolves.toBeNull();
   });
 });

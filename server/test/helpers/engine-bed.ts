@@ -26,6 +26,8 @@ export interface EngineBed<S = WhatsAppSim> {
   t: TestApp;
   sim: S;
   userId: number;
+  /** The user's Authorization header, for API calls. */
+  headers: { authorization: string };
   engine: CampaignEngine;
   worlds: CampaignWorld[];
   /** Creates a campaign on world i (filters optional) and starts it. */
@@ -107,7 +109,7 @@ async function buildBed<S>(
   const t = await createTestApp({ WHATSAPP_GRAPH_URL: graphUrl, WHATSAPP_APP_SECRET: APP_SECRET });
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await setWebhookUrl(`${address}/api/webhooks/whatsapp`);
-  const { userId } = await t.signUp();
+  const { userId, headers } = await t.signUp();
   const worlds: CampaignWorld[] = [];
   for (const n of opts.numbers) {
     worlds.push(
@@ -122,6 +124,7 @@ async function buildBed<S>(
     t,
     sim,
     userId,
+    headers,
     engine,
     worlds,
     async launch(i = 0, filters = {}, name = 'Campaña de prueba') {

@@ -29,6 +29,8 @@ export const campaigns = pgTable('campaigns', {
   unknownCount: integer('unknown_count').notNull().default(0),
   pendingCount: integer('pending_count').notNull().default(0),
   pauseReason: text('pause_reason'),
+  /** 0016: 'operator', 'template' (resumes by itself when Meta unpauses the template) or 'engine'. */
+  pauseOrigin: text('pause_origin'),
   scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
   startedAt: timestamp('started_at', { withTimezone: true }),
   completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -57,6 +59,8 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   readAt: timestamp('read_at', { withTimezone: true }),
   failedAt: timestamp('failed_at', { withTimezone: true }),
+  /** 0016: Meta answered `held_for_quality_assessment` (template pacing): "Retenido por Meta". */
+  heldAt: timestamp('held_at', { withTimezone: true }),
 });
 
 export const senderLeases = pgTable('sender_leases', {

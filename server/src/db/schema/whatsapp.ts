@@ -66,6 +66,15 @@ export interface TemplateComponent {
   [key: string]: unknown;
 }
 
+/** `template_category_update`: impending (`to` at `at`) or completed (`from` → `to`). */
+export interface TemplateCategoryChange {
+  kind: 'impending' | 'completed';
+  from: string | null;
+  to: string;
+  /** ISO time the change takes (took) effect, when Meta says. */
+  at: string | null;
+}
+
 export const templates = pgTable('templates', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
   userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
@@ -89,6 +98,10 @@ export const templates = pgTable('templates', {
   optOutButtons: jsonb('opt_out_buttons').$type<number[]>().notNull().default([]),
   /** Meta's time of the last status webhook applied (0008): older events are ignored. */
   statusEventAt: timestamp('status_event_at', { withTimezone: true }),
+  /** 0016: the detail of Meta's last status event (FIRST_PAUSE, SECOND_PAUSE, FLAGGED…). */
+  statusDetail: text('status_detail'),
+  /** 0016: a category change Meta announced (impending) or made (completed). */
+  categoryChange: jsonb('category_change').$type<TemplateCategoryChange>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -4,6 +4,7 @@ import { whatsappAccounts } from '../../db/schema/index';
 import { createWhatsAppMessenger } from '../../integrations/whatsapp/messenger';
 import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
+import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
 import type { BackgroundWork } from '../background-work';
 import { createButtonPayload } from './button-payload';
@@ -201,6 +202,7 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
     nextDueAt: (campaignId) => nextDueAt(ctx.db, campaignId),
     blacklisted: (campaign, phoneKeys) => blacklistedKeys(ctx.db, campaign.userId, campaign.kommoAccountId, phoneKeys),
     pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
+    templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,
     signCallback: (target) => callbackData.sign(target),
     signButton: (target) => buttonPayload.sign(target),
   };

@@ -18,6 +18,8 @@ import { jsonParam, retryOnConflict } from '../../db/sql';
 export class ResultWriter {
   private accepted: DeliveryFact[] = [];
   private outcomes: ClaimOutcome[] = [];
+  /** Accepted rows Meta holds for quality assessment ("Retenido por Meta"). */
+  private heldIds: number[] = [];
   /** Ambiguous requests: the row and the time its request left (ISO). */
   private dispatches: Array<{ id: number; at: string }> = [];
   /** Accepted sends per WhatsApp account since the last flush, and the time of the last one. */
@@ -39,6 +41,11 @@ export class ResultWriter {
     this.perAccount.set(whatsappAccountId, entry);
   }
 
+  /** Meta accepted the row but holds it (`held_for_quality_assessment`): not a failure. */
+  held(recipientId: number) {
+    this.heldIds.push(recipientId);
+  }
+
   /**
    * The request for this claimed row left at `at` and its outcome is unknown: recovery may
    * mark it unknown after the grace period (see markStaleInFlightUnknown).
@@ -52,7 +59,7 @@ export class ResultWriter {
   }
 
   get size() {
-    return this.accepted.length + this.outcomes.length + this.dispatches.length;
+    return this.accepted.length + this.outcomes.length + this.dispatches.length + this.heldIds.length;
   }
 
   /** Writes everything collected so far; concurrent calls share one write. */
@@ -103,6 +110,16 @@ export class ResultWriter {
       this.onError(err);
       return;
     }
+    const held = this.heldIds;
+    this.heldIds = [];
+    if (held.length) {
+      try {
+        await retryOnConflict(() => this.recordHeld(held));
+      } catch (err) {
+        this.heldIds.unshift(...held);
+        this.onError(err);
+      }
+    }
     if (perAccount.size) {
       try {
         await retryOnConflict(() => this.recordDailyCounts(perAccount));
@@ -111,6 +128,11 @@ export class ResultWriter {
         this.onError(err);
       }
     }
+  }
+
+  private async recordHeld(ids: number[]) {
+    await this.db.execute(sql`update campaign_recipients set held_at = now()
+      where id in (select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint) and held_at is null`);
   }
 
   private async recordDispatches(dispatches: Array<{ id: number; at: string }>) {

@@ -15,6 +15,9 @@ import type { ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
+/** Meta's codes for a send of a paused (132015) or disabled (132016) template. */
+const TEMPLATE_PAUSED = 132015;
+const TEMPLATE_DISABLED = 132016;
 const ACCOUNT_REFRESH_MS = 5_000;
 const INACTIVE_REASON = 'La cuenta de WhatsApp está desactivada';
 /**
@@ -57,6 +60,12 @@ export interface SenderStore {
   blacklisted(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
   /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
   pause(target: PauseTarget, reason: string): Promise<number[]>;
+  /**
+   * Meta refused a send because it paused (132015) or disabled (132016) the template: the
+   * template is marked so and every campaign sending it pauses until Meta brings it back
+   * (template-risk.ts). Returns the paused campaign ids.
+   */
+  templateRefused(templateId: number, code: number): Promise<number[]>;
   /** The HMAC-tagged `biz_opaque_callback_data` status webhooks echo back. */
   signCallback(target: CallbackTarget): string;
   /** The signed payload of a quick-reply button (the opt-out reply). */
@@ -267,6 +276,7 @@ export class AccountSender {
       case 'ok':
         this.stats.accepted++;
         this.writer.accept(this.accountId, item.id, outcome.wamid);
+        if (outcome.held) this.writer.held(item.id);
         return;
       case 'permanent':
         this.writer.settle({ recipientId: item.id, kind: 'failed', code: outcome.code, message: outcome.message });
@@ -290,6 +300,11 @@ export class AccountSender {
       }
       case 'systemic': {
         this.writer.settle({ recipientId: item.id, kind: 'requeue', code: outcome.code, message: outcome.message });
+        const campaign = this.active.get(item.campaignId);
+        if (campaign && (outcome.code === TEMPLATE_PAUSED || outcome.code === TEMPLATE_DISABLED)) {
+          void this.pauseTemplate(campaign.templateId, outcome.code);
+          return;
+        }
         const target = outcome.scope === 'account' ? { whatsappAccountId: this.accountId } : { campaignIds: [item.campaignId] };
         void this.pause(target, systemicPauseReason(outcome.code, outcome.reason));
         return;
@@ -318,6 +333,21 @@ export class AccountSender {
       await this.store.pause(target, reason);
     } catch (err) {
       this.log('could not pause campaigns', err);
+    }
+  }
+
+  /** Every campaign of this number on the template stops now; the store pauses them all. */
+  private async pauseTemplate(templateId: number, code: number) {
+    const ids = [...this.active.values()].filter((c) => c.templateId === templateId).map((c) => c.id);
+    for (const id of ids) {
+      this.active.delete(id);
+      this.pausedHere.set(id, performance.now() + 5_000);
+    }
+    this.releaseQueued((item) => ids.includes(item.campaignId));
+    try {
+      await this.store.templateRefused(templateId, code);
+    } catch (err) {
+      this.log('could not pause the campaigns of a refused template', err);
     }
   }
 

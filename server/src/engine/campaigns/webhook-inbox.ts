@@ -4,12 +4,20 @@ import type { Db } from '../../db/client';
 import { applyDeliveryFacts, type DeliveryFact } from '../../services/campaigns/recipient-transitions';
 import { jsonParam, retryOnConflict, rowsOf } from '../../db/sql';
 import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../../services/templates/status-update';
+import {
+  applyCategoryUpdate,
+  applyQualityUpdate,
+  followTemplateStatus,
+  type CampaignEffects,
+  type CategoryUpdate,
+  type QualityUpdate,
+} from '../../services/templates/template-risk';
 import { claimsToBeOurs, createCallbackData, type CallbackData, type CallbackTarget } from './callback-data';
 import type { CampaignEngineOptions } from './options';
 import { isOptOut, recordOptOut } from '../../services/blacklist/opt-out';
 import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
-import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
+import { readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
 
 const MAX_EVENT_ATTEMPTS = 8;
@@ -27,6 +35,7 @@ export class WebhookInbox {
   private loop: Promise<void> | null = null;
   private readonly statusCheck: StatusCheck;
   private readonly buttonPayload: ButtonPayload;
+  private readonly changedCampaigns = new Set<number>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -76,7 +85,15 @@ export class WebhookInbox {
       // One bad event must not block the others: go one by one and set the culprit aside.
       this.log('webhook batch failed; applying events one by one', err);
       return this.applyOneByOne();
+    } finally {
+      this.nudgeChanged();
     }
+  }
+
+  /** Campaigns paused or resumed by an applied event: their senders hear it now, not at their next poll. */
+  private nudgeChanged() {
+    for (const id of this.changedCampaigns) this.ctx.signals.campaignChanged(id);
+    this.changedCampaigns.clear();
   }
 
   private async applyBatch(tx: Db, limit: number, onlyId?: number): Promise<number> {
@@ -98,7 +115,8 @@ export class WebhookInbox {
       }
     }
     for (const t of contents.templateUpdates) {
-      await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
+      const effects = await applyTemplateUpdate(tx, t);
+      for (const id of [...effects.paused, ...effects.resumed]) this.changedCampaigns.add(id);
     }
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
@@ -128,6 +146,22 @@ export class WebhookInbox {
     }
     return done;
   }
+}
+
+/** One template change of a WABA's webhook: the template first, then its campaigns. */
+async function applyTemplateUpdate(tx: Db, t: TemplateUpdate): Promise<CampaignEffects> {
+  const none: CampaignEffects = { paused: [], resumed: [] };
+  if (t.field === 'template_category_update') {
+    await applyCategoryUpdate(tx, t.wabaId, t.value as CategoryUpdate);
+    return none;
+  }
+  if (t.field === 'message_template_quality_update') {
+    await applyQualityUpdate(tx, t.wabaId, t.value as QualityUpdate);
+    return none;
+  }
+  const applied = await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
+  if (!applied) return none;
+  return followTemplateStatus(tx, applied.templateIds, applied.status, applied.detail);
 }
 
 export interface StatusCheck {

@@ -25,6 +25,8 @@ export interface InboundText {
 }
 
 export interface TemplateUpdate {
+  /** message_template_status_update, template_category_update or message_template_quality_update. */
+  field: string;
   wabaId: string;
   value: Record<string, unknown>;
   /** The entry's `time` (Meta's time of the event); null when absent. */
@@ -47,6 +49,9 @@ function isoFromUnix(v: unknown): string {
   return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : new Date().toISOString();
 }
 
+/** The template fields of a WABA's webhook (template-risk.ts applies them). */
+const TEMPLATE_FIELDS = new Set(['message_template_status_update', 'template_category_update', 'message_template_quality_update']);
+
 export function readWebhook(payload: unknown, into: WebhookContents = { statuses: [], inbound: [], templateUpdates: [] }): WebhookContents {
   const root = obj(payload);
   if (!root) return into;
@@ -57,11 +62,11 @@ export function readWebhook(payload: unknown, into: WebhookContents = { statuses
       const c = obj(change);
       const value = obj(c?.value);
       if (!c || !value) continue;
-      if (c.field === 'message_template_status_update') {
+      if (typeof c.field === 'string' && TEMPLATE_FIELDS.has(c.field)) {
         const wabaId = str(e.id);
         const seconds = Number(e.time);
         const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
-        if (wabaId) into.templateUpdates.push({ wabaId, value, at });
+        if (wabaId) into.templateUpdates.push({ field: c.field, wabaId, value, at });
         continue;
       }
       if (c.field !== 'messages') continue;

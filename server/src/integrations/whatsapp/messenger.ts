@@ -41,7 +41,8 @@ export interface TemplateSend {
 }
 
 export type SendOutcome =
-  | { kind: 'ok'; wamid: string }
+  /** `held`: Meta answered `message_status: held_for_quality_assessment` (template pacing). */
+  | { kind: 'ok'; wamid: string; held?: boolean }
   | { kind: 'retry'; code: number | null; message: string }
   | { kind: 'permanent'; code: number | null; message: string }
   | { kind: 'systemic'; code: number | null; message: string; reason: string; scope: 'account' | 'template' }
@@ -159,7 +160,7 @@ function transportOutcome(err: unknown, written: boolean): SendOutcome {
 
 interface GraphErrorJson {
   error?: { code?: number; message?: string; error_data?: { details?: string } };
-  messages?: Array<{ id?: string }>;
+  messages?: Array<{ id?: string; message_status?: string }>;
 }
 
 export function responseOutcome(statusCode: number, text: string): SendOutcome {
@@ -172,7 +173,10 @@ export function responseOutcome(statusCode: number, text: string): SendOutcome {
   if (statusCode >= 200 && statusCode < 300) {
     const wamid = json?.messages?.[0]?.id;
     // Accepted without an id cannot be matched by wamid; the callback data still settles it.
-    return wamid ? { kind: 'ok', wamid } : { kind: 'ambiguous', message: 'Respuesta de WhatsApp sin id de mensaje' };
+    if (!wamid) return { kind: 'ambiguous', message: 'Respuesta de WhatsApp sin id de mensaje' };
+    // Meta holds new or unpaused marketing templates for a while before delivering them.
+    const held = json?.messages?.[0]?.message_status === 'held_for_quality_assessment';
+    return held ? { kind: 'ok', wamid, held } : { kind: 'ok', wamid };
   }
   const code = typeof json?.error?.code === 'number' ? json.error.code : null;
   const details = json?.error?.error_data?.details;

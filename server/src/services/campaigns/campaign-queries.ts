@@ -1,7 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Campaign } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
-import { campaigns } from '../../db/schema/index';
+import { campaigns, templates } from '../../db/schema/index';
+import { rowsOf } from '../../db/sql';
 import { notFound } from '../../lib/errors';
 import { toCampaign, type CampaignRow } from './campaign-view';
 
@@ -17,8 +18,35 @@ export async function listCampaigns(db: Db, userId: number): Promise<Campaign[]>
   return rows.map(toCampaign);
 }
 
+/**
+ * One campaign with what the detail screen adds: how many of its messages Meta holds for
+ * quality assessment, and what Meta reported about its template (pause, category change).
+ */
 export async function getCampaign(db: Db, userId: number, id: number): Promise<Campaign> {
-  return toCampaign(await loadCampaignRow(db, userId, id));
+  return campaignDetail(db, userId, await loadCampaignRow(db, userId, id));
+}
+
+/** The detail view of a row already read (every single-campaign answer is this view). */
+export async function campaignDetail(db: Db, userId: number, row: CampaignRow): Promise<Campaign> {
+  const campaign = toCampaign(row);
+  const id = row.id;
+  const [held] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from campaign_recipients
+        where campaign_id = ${id} and held_at is not null and status = 'sent'`,
+  );
+  campaign.held_count = Number(held?.n ?? 0);
+  if (campaign.template_id !== null) {
+    const [t] = await db
+      .select({ status: templates.status, statusDetail: templates.statusDetail, category: templates.category, categoryChange: templates.categoryChange })
+      .from(templates)
+      .where(and(eq(templates.id, campaign.template_id), eq(templates.userId, userId)))
+      .limit(1);
+    if (t) {
+      campaign.template_risk = { status: t.status, status_detail: t.statusDetail, category: t.category, category_change: t.categoryChange ?? null };
+    }
+  }
+  return campaign;
 }
 
 /** A campaign of this user, or 404: a foreign id is indistinguishable from a missing one. */

@@ -24,8 +24,15 @@ import { freezeAudience } from './freeze-audience';
  * Status map: draft ⇄ scheduled (edit) → sending (activate) → completed (completeFinished,
  * or activate with nobody left) → sending again (reopenAfterRetry); sending → paused
  * (pauseByOperator, pauseWithReason, pauseOrphaned); scheduled → paused (pauseFailedStart);
- * paused → sending (activate).
+ * paused → sending (activate, or resumeAfterTemplate for campaigns the engine paused because
+ * Meta paused their template).
+ *
+ * Every pause records its origin (`pause_origin`): 'operator' (only the operator resumes it),
+ * 'template' (Meta paused or disabled the template: resumes by itself when Meta unpauses or
+ * reinstates it) or 'engine' (any other systemic reason: the operator resumes it).
  */
+
+export type PauseOrigin = 'operator' | 'template' | 'engine';
 
 export type CampaignAction = 'start' | 'pause' | 'edit' | 'retry' | 'delete';
 
@@ -87,6 +94,7 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
         completed_at = case when pending_count = 0 then now() end,
         started_at = coalesce(started_at, now()),
         pause_reason = null,
+        pause_origin = null,
         updated_at = now()
       where id = ${row.id}`);
   });
@@ -96,7 +104,7 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
 export async function pauseByOperator(db: Db, userId: number, id: number): Promise<CampaignRow> {
   const [row] = await db
     .update(campaigns)
-    .set({ status: 'paused', pauseReason: null, updatedAt: new Date() })
+    .set({ status: 'paused', pauseReason: null, pauseOrigin: 'operator', updatedAt: new Date() })
     .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), inArray(campaigns.status, [...CAN_PAUSE])))
     .returning();
   if (row) return row;
@@ -111,6 +119,7 @@ export async function pauseWithReason(
   db: Queryable,
   target: { campaignIds: number[] } | { whatsappAccountId: number },
   reason: string,
+  origin: Exclude<PauseOrigin, 'operator'> = 'engine',
 ): Promise<number[]> {
   const which =
     'campaignIds' in target
@@ -119,8 +128,46 @@ export async function pauseWithReason(
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
+      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = ${origin}, updated_at = now()
           where ${statusIn(CAN_PAUSE)} and ${which} returning id`,
+    ),
+  );
+}
+
+/**
+ * Meta paused or disabled these templates: every campaign sending with one of them pauses at
+ * once, with the reason and origin 'template' (so `resumeAfterTemplate` may bring it back).
+ */
+export async function pauseForTemplates(db: Queryable, templateIds: number[], reason: string): Promise<number[]> {
+  if (!templateIds.length) return [];
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'template', updated_at = now()
+          where ${statusIn(CAN_PAUSE)}
+            and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
+          returning id`,
+    ),
+  );
+}
+
+/**
+ * Meta unpaused or reinstated these templates: the campaigns the ENGINE paused for their
+ * template send again (or complete, when nobody is left). A campaign the operator paused, or
+ * one paused for another reason since, is left as it is.
+ */
+export async function resumeAfterTemplate(db: Queryable, templateIds: number[]): Promise<number[]> {
+  if (!templateIds.length) return [];
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set
+            status = case when pending_count = 0 then 'completed' else 'sending' end,
+            completed_at = case when pending_count = 0 then now() end,
+            pause_reason = null, pause_origin = null, updated_at = now()
+          where status = 'paused' and pause_origin = 'template' and audience_frozen_at is not null
+            and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
+          returning id`,
     ),
   );
 }
@@ -129,7 +176,7 @@ export async function pauseWithReason(
 export async function pauseFailedStart(db: Queryable, id: number, reason: string): Promise<boolean> {
   const rows = await rowsOf<{ id: number }>(
     db,
-    sql`update campaigns set status = 'paused', pause_reason = ${reason}, updated_at = now()
+    sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
         where id = ${id} and status = 'scheduled' returning id`,
   );
   return rows.length > 0;
@@ -152,7 +199,7 @@ export async function pauseOrphaned(db: Queryable): Promise<number[]> {
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, updated_at = now()
+      sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, pause_origin = 'engine', updated_at = now()
           where status = 'sending' and whatsapp_account_id is null
           returning id`,
     ),

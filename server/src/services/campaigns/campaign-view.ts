@@ -4,6 +4,7 @@ import type { campaigns } from '../../db/schema/index';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
+const PAUSE_ORIGINS = ['operator', 'template', 'engine'] as const;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The API view of a campaign (contract campaignSchema). */
@@ -31,6 +32,9 @@ export function toCampaign(row: CampaignRow): Campaign {
     unknown_count: row.unknownCount,
     pending_count: row.pendingCount,
     pause_reason: row.pauseReason,
+    pause_origin: PAUSE_ORIGINS.includes(row.pauseOrigin as never) ? (row.pauseOrigin as Campaign['pause_origin']) : null,
+    held_count: 0,
+    template_risk: null,
     scheduled_at: iso(row.scheduledAt),
     started_at: iso(row.startedAt),
     completed_at: iso(row.completedAt),

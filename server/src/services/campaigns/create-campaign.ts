@@ -9,7 +9,7 @@ import {
 } from './campaign-references';
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
-import { toCampaign } from './campaign-view';
+import { campaignDetail } from './campaign-queries';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -44,5 +44,5 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       scheduledAt,
     })
     .returning();
-  return toCampaign(row);
+  return campaignDetail(ctx.db, userId, row);
 }

@@ -1,7 +1,7 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import { pauseByOperator } from './campaign-transitions';
-import { toCampaign } from './campaign-view';
+import { campaignDetail } from './campaign-queries';
 
 /**
  * Spec §4: pause from sending. The in-process sender hears about it before this returns;
@@ -11,5 +11,5 @@ import { toCampaign } from './campaign-view';
 export async function pauseCampaign(ctx: AppContext, userId: number, id: number): Promise<Campaign> {
   const row = await pauseByOperator(ctx.db, userId, id);
   ctx.signals.campaignChanged(id);
-  return toCampaign(row);
+  return campaignDetail(ctx.db, userId, row);
 }

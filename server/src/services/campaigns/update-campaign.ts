@@ -10,9 +10,8 @@ import {
 } from './campaign-references';
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
-import { loadCampaignRow } from './campaign-queries';
+import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import { refuse, saveEdit } from './campaign-transitions';
-import { toCampaign } from './campaign-view';
 
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
@@ -73,5 +72,5 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
 
   const updated = await saveEdit(db, row, changes);
   ctx.signals.campaignChanged(id);
-  return toCampaign(updated);
+  return campaignDetail(ctx.db, userId, updated);
 }

@@ -10,6 +10,15 @@ export interface TemplateStatusUpdate {
   message_template_language: string;
   reason?: string | null;
   rejection_info?: { reason?: string; recommendation?: string } | null;
+  /** PAUSED: `title` FIRST_PAUSE / SECOND_PAUSE (also sent on lock and unlock). */
+  other_info?: { title?: string; description?: string } | null;
+}
+
+/** What changed locally: the copies the event reached and their new status and detail. */
+export interface AppliedTemplateStatus {
+  templateIds: number[];
+  status: string;
+  detail: string | null;
 }
 
 /**
@@ -17,8 +26,11 @@ export interface TemplateStatusUpdate {
  * template: the same WABA can be registered by several users, and each copy follows Meta.
  * Only accounts verified as holding the WABA (whatsapp-accounts/verify-ownership.ts) receive it.
  * Matched by Meta's id, or by name + language for a copy whose submission reply was lost.
- * FLAGGED only warns about quality (the template stays usable), so it changes nothing;
- * DELETED removes the local copies as a sync would.
+ * FLAGGED only warns about quality (the template stays usable): it is kept as the status
+ * detail; DELETED removes the local copies as a sync would. PAUSED keeps Meta's
+ * `other_info.title` (FIRST_PAUSE, SECOND_PAUSE) as the detail; UNPAUSED and REINSTATED
+ * make the template approved again. Returns the copies whose status changed, so campaigns
+ * can follow (template-risk.ts).
  */
 export async function applyTemplateStatusUpdate(
   db: Db,
@@ -26,9 +38,9 @@ export async function applyTemplateStatusUpdate(
   value: TemplateStatusUpdate,
   /** Meta's time of the event (the entry's `time`), when known. */
   eventAt: Date | null = null,
-): Promise<void> {
+): Promise<AppliedTemplateStatus | null> {
   const event = String(value.event ?? '').toUpperCase();
-  if (!event || event === 'FLAGGED') return;
+  if (!event) return null;
   const accountIds = (
     await db
       .select({ id: whatsappAccounts.id })
@@ -36,7 +48,7 @@ export async function applyTemplateStatusUpdate(
       // Only accounts whose token Meta confirmed for this WABA: typed ids prove nothing.
       .where(and(eq(whatsappAccounts.businessAccountId, String(wabaId)), sql`${whatsappAccounts.ownerVerifiedAt} is not null`))
   ).map((r) => r.id);
-  if (!accountIds.length) return;
+  if (!accountIds.length) return null;
 
   const metaId = String(value.message_template_id);
   const match = and(
@@ -53,9 +65,15 @@ export async function applyTemplateStatusUpdate(
 
   if (event === 'DELETED') {
     await db.delete(templates).where(match);
-    return;
+    return null;
+  }
+  if (event === 'FLAGGED') {
+    await db.update(templates).set({ statusDetail: 'FLAGGED', updatedAt: new Date() }).where(match);
+    return null;
   }
   const status = localTemplateStatus(event);
+  const title = typeof value.other_info?.title === 'string' ? value.other_info.title.trim().toUpperCase().slice(0, 64) : '';
+  const statusDetail = status === 'paused' ? title || null : null;
   const rejectionReason =
     status === 'rejected' || status === 'disabled' || status === 'paused'
       ? rejectionReasonOf(value.reason, value.rejection_info?.reason ?? null)
@@ -68,8 +86,10 @@ export async function applyTemplateStatusUpdate(
           or (${templates.statusEventAt} = ${eventAt.toISOString()}::timestamptz
               and not (${status}::text = 'approved' and ${templates.status} in ('paused', 'disabled'))))`
     : undefined;
-  await db
+  const updated = await db
     .update(templates)
-    .set({ status, rejectionReason, metaId, updatedAt: new Date(), ...(eventAt ? { statusEventAt: eventAt } : {}) })
-    .where(and(match, newer));
+    .set({ status, statusDetail, rejectionReason, metaId, updatedAt: new Date(), ...(eventAt ? { statusEventAt: eventAt } : {}) })
+    .where(and(match, newer))
+    .returning({ id: templates.id });
+  return { templateIds: updated.map((r) => r.id), status, detail: statusDetail };
 }

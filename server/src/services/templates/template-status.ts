@@ -7,6 +7,7 @@ export function localTemplateStatus(metaStatus: string | null | undefined): stri
   switch (status) {
     case 'APPROVED':
     case 'REINSTATED':
+    case 'UNPAUSED':
     case 'UNARCHIVED':
       return 'approved';
     case 'IN_APPEAL':

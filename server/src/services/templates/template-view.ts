@@ -21,6 +21,8 @@ export function toTemplate(row: TemplateRow): Template {
     has_variables: row.components.some((c) => placeholderNamesOf(c.text).length > 0),
     parameter_format: row.parameterFormat,
     quality_score: row.qualityScore,
+    status_detail: row.statusDetail,
+    category_change: row.categoryChange ?? null,
     campaign_compatible: incompatible === null,
     incompatible_reason: incompatible,
     created_at: row.createdAt.toISOString(),

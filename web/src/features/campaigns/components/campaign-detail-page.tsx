@@ -18,6 +18,7 @@ import { useRetryUnknown } from '../api/retry-unknown';
 import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignRecipients } from './campaign-recipients';
+import { TemplateRiskNotice } from './template-section';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -68,6 +69,17 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         <div role="alert" className="rounded-md border border-yellow-300 bg-yellow-50 px-4 py-3 text-sm text-yellow-800">
           <span className="font-medium">Motivo de la pausa:</span> {c.pause_reason}
         </div>
+      )}
+
+      {c.template_risk && (status === 'draft' || status === 'scheduled' || status === 'sending' || status === 'paused') && (
+        <TemplateRiskNotice category_change={c.template_risk.category_change} status_detail={c.template_risk.status_detail} />
+      )}
+
+      {c.held_count > 0 && (
+        <p role="status" data-testid="campaign-held" className="rounded-md border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-800">
+          <span className="font-medium">Retenidos por Meta: {formatNumber(c.held_count)}.</span> Meta evalúa la calidad de una plantilla
+          de marketing nueva antes de entregarla; estos mensajes no han fallado y se entregarán o fallarán cuando Meta termine.
+        </p>
       )}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useCampaignMessages } from '../api/get-campaign-messages';
-import { RECIPIENT_STATUS_LABELS, RECIPIENT_STATUS_TONES } from './recipient-status';
+import { RECIPIENT_STATUS_LABELS, recipientBadge } from './recipient-status';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
@@ -94,7 +94,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
           <StackedItem
             key={m.id}
             title={<span className="font-mono">{m.phone ?? '-'}</span>}
-            aside={<Badge tone={RECIPIENT_STATUS_TONES[m.status]}>{RECIPIENT_STATUS_LABELS[m.status]}</Badge>}
+            aside={<RecipientBadge message={m} />}
             fields={[
               { label: 'Contacto', value: m.contact_name || '-', wide: true },
               ...(recipientError(m) ? [{ label: 'Error', value: recipientError(m), wide: true }] : []),
@@ -116,7 +116,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               <td className="px-4 py-3 font-mono whitespace-nowrap text-gray-900">{m.phone ?? '-'}</td>
               <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
               <td className="px-4 py-3 whitespace-nowrap">
-                <Badge tone={RECIPIENT_STATUS_TONES[m.status]}>{RECIPIENT_STATUS_LABELS[m.status]}</Badge>
+                <RecipientBadge message={m} />
               </td>
               <td className="max-w-sm px-4 py-3 text-gray-600">
                 {m.error_code !== null || m.error_message ? (
@@ -138,4 +138,9 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
       </table>
     </TableScroll>
   );
+}
+
+function RecipientBadge({ message }: { message: CampaignMessage }) {
+  const { label, tone } = recipientBadge(message);
+  return <Badge tone={tone}>{label}</Badge>;
 }

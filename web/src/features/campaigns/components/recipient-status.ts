@@ -23,3 +23,12 @@ export const RECIPIENT_STATUS_TONES: Record<RecipientStatus, BadgeTone> = {
   skipped: 'yellow',
   unknown: 'yellow',
 };
+
+/** Meta held the message for quality assessment (template pacing): not a failure. */
+export const HELD_LABEL = 'Retenido por Meta';
+
+/** The badge of a recipients-table row: "Retenido por Meta" while Meta holds an accepted message. */
+export function recipientBadge(m: { status: RecipientStatus; held?: boolean }): { label: string; tone: BadgeTone } {
+  if (m.held && m.status === 'sent') return { label: HELD_LABEL, tone: 'yellow' };
+  return { label: RECIPIENT_STATUS_LABELS[m.status], tone: RECIPIENT_STATUS_TONES[m.status] };
+}

@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { Select } from '@/components/ui/field';
 import { Spinner } from '@/components/ui/spinner';
 import { templateVariablesQueryOptions, useAccountTemplates } from '@/api/templates';
-import { templateStatusLabel } from '@/lib/template-labels';
+import { formatDateTime } from '@/lib/format';
+import { categoryChangeNotice, templateStatusLabel } from '@/lib/template-labels';
 import { templateVariableSlots } from '@masivo/contract/variables';
 
 /**
@@ -80,7 +81,36 @@ export function TemplateSection({
           ))}
         </Select>
       )}
+      {selected && <TemplateRiskNotice category_change={selected.category_change} status_detail={selected.status_detail} />}
       {selected && <TemplatePreview template={selected} />}
+    </div>
+  );
+}
+
+/**
+ * What Meta announced about the template that changes the campaign's cost or delivery: an
+ * impending category change, or a quality flag (a paused template cannot be selected at all).
+ */
+export function TemplateRiskNotice({
+  category_change,
+  status_detail,
+}: {
+  category_change: Template['category_change'] | undefined;
+  status_detail: string | null | undefined;
+}) {
+  const notices = [
+    categoryChangeNotice(category_change, formatDateTime),
+    status_detail === 'FLAGGED' ? 'Meta marcó esta plantilla por baja calidad: si sigue así la pausará.' : null,
+  ].filter((n): n is string => n !== null);
+  if (!notices.length) return null;
+  return (
+    <div role="status" data-testid="template-risk" className="flex gap-3 rounded-md border border-yellow-300 bg-yellow-50 px-4 py-3 text-sm text-yellow-800">
+      <AlertTriangle className="h-5 w-5 shrink-0" aria-hidden="true" />
+      <div className="space-y-1">
+        {notices.map((n) => (
+          <p key={n}>{n}</p>
+        ))}
+      </div>
     </div>
   );
 }

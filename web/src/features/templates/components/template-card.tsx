@@ -3,8 +3,8 @@ import { AlertTriangle, Send, Settings, Trash2 } from 'lucide-react';
 import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate } from '@/lib/format';
-import { templateLanguageLabel } from '@/lib/template-labels';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { categoryChangeNotice, templateLanguageLabel } from '@/lib/template-labels';
 import { useSubmitTemplate } from '../api/create-template';
 import { useDeleteTemplate } from '../api/delete-template';
 import { announceSubmission } from './submission-toast';
@@ -34,6 +34,8 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
     }
   };
 
+  const categoryNotice = categoryChangeNotice(template.category_change, formatDateTime);
+
   return (
     <li className="p-5" data-testid="template-item">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -41,7 +43,7 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-mono text-base font-semibold text-gray-900">{template.name}</h3>
             <CategoryBadge category={template.category} />
-            <StatusBadge status={template.status} />
+            <StatusBadge status={template.status} detail={template.status_detail} />
           </div>
           <p className="mt-1 text-sm text-gray-500">
             Idioma: {templateLanguageLabel(template.language)} · Creado: {formatDate(template.created_at)}
@@ -63,6 +65,13 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
           </Button>
         </div>
       </div>
+
+      {categoryNotice && (
+        <p className="mt-3 flex gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-800" data-testid="template-category-change">
+          <AlertTriangle className="h-4 w-4 shrink-0" aria-hidden="true" />
+          <span>{categoryNotice}</span>
+        </p>
+      )}
 
       {template.incompatible_reason && (
         <p className="mt-3 flex gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-800" data-testid="template-incompatible">
