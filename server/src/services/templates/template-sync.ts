@@ -6,6 +6,7 @@ import type { GraphClient } from '../../integrations/whatsapp/graph-client';
 import { listAllTemplates, type GraphTemplate } from '../../integrations/whatsapp/message-templates';
 import type { SecretBox } from '../../lib/secret-box';
 import type { WhatsAppAccountRow } from '../whatsapp-accounts/account-view';
+import { followTemplateStatus } from './template-risk';
 import { localTemplateStatus, rejectionReasonOf } from './template-status';
 
 /**
@@ -49,10 +50,12 @@ export async function syncAccountTemplates(
           setWhere: sql`(${templates.metaId}, ${templates.category}, ${templates.status}, ${templates.components}, ${templates.rejectionReason}, ${templates.submissionError}, ${templates.parameterFormat}, ${templates.qualityScore})
             is distinct from (excluded.meta_id, excluded.category, excluded.status, excluded.components, excluded.rejection_reason, null::text, excluded.parameter_format, excluded.quality_score)`,
         })
-        .returning({ inserted: sql<boolean>`(xmax = 0)` });
+        .returning({ id: templates.id, status: templates.status, inserted: sql<boolean>`(xmax = 0)` });
       if (!changed.length) continue;
       if (changed[0]!.inserted) result.synced++;
       else result.updated++;
+      // A status Meta changed meanwhile (paused, disabled, back to approved): campaigns follow.
+      if (!changed[0]!.inserted) await followTemplateStatus(db, [changed[0]!.id], changed[0]!.status, null);
     } catch (err) {
       result.errors.push(`${item?.name ?? 'plantilla sin nombre'} (${item?.language ?? '?'}): ${(err as Error).message}`);
     }
