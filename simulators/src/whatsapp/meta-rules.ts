@@ -51,7 +51,13 @@ export function draw(key: string): number {
     h ^= key.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h / 0x1_0000_0000;
+  // Final avalanche (murmur3's fmix32): keys that differ only in their last character still land far apart.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return (h >>> 0) / 0x1_0000_0000;
 }
 
 const COUNTRY_PREFIXES: Array<[string, string]> = [
