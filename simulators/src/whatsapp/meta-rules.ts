@@ -115,6 +115,7 @@ export class MetaRules {
   private pauses = new Map<string, number>();
   private firstSendAt = new Map<string, number>();
   private timers = new Set<NodeJS.Timeout>();
+  private pauseTimers = new Map<string, NodeJS.Timeout>();
   private upgrading = new Map<string, number>();
   private clockOffsetMs = 0;
 
@@ -345,6 +346,7 @@ export class MetaRules {
   /** The pause ladder and its neighbours, each announced by message_template_status_update. */
   templateEvent(t: Template, event: TemplateEvent): void {
     const key = t.id;
+    if (event !== 'FLAG') this.clearPauseTimer(key);
     switch (event) {
       case 'PAUSE': {
         const count = (this.pauses.get(key) ?? 0) + 1;
@@ -362,10 +364,12 @@ export class MetaRules {
         }));
         const timer = setTimeout(() => {
           this.timers.delete(timer);
+          this.pauseTimers.delete(key);
           if (t.status === 'PAUSED') this.templateEvent(t, 'UNPAUSE');
         }, ms);
         timer.unref();
         this.timers.add(timer);
+        this.pauseTimers.set(key, timer);
         return;
       }
       case 'UNPAUSE':
@@ -389,6 +393,15 @@ export class MetaRules {
       default:
         throw new Error('event must be PAUSE, UNPAUSE, REINSTATE, FLAG or DISABLE');
     }
+  }
+
+  /** A later event (unpause, reinstatement, another pause) replaces the pending unpause. */
+  private clearPauseTimer(key: string): void {
+    const timer = this.pauseTimers.get(key);
+    if (!timer) return;
+    clearTimeout(timer);
+    this.timers.delete(timer);
+    this.pauseTimers.delete(key);
   }
 
   /** template_category_update: impending (warning, category unchanged) or completed (changed). */
@@ -494,6 +507,7 @@ export class MetaRules {
   close(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.pauseTimers.clear();
   }
 }
 

@@ -260,7 +260,7 @@ export class WhatsAppState {
     const base = {
       number, wamid, biz: plan.bizOpaque, category, pricingType, billable,
       recipientId: phoneHidden ? null : who.waId,
-      recipientUserId: phoneHidden || r.bsuidInAllStatuses ? who.bsuid : undefined,
+      recipientUserId: phoneHidden || r.bsuidInAllStatuses || plan.bsuid !== null ? who.bsuid : undefined,
     };
     const emit = (status: StatusEvent['status'], delay: number, errorCode?: number) =>
       this.webhooks.scheduleStatus({ ...base, status, errorCode, at: at + delay });
