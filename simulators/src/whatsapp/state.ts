@@ -56,8 +56,8 @@ export class WhatsAppState {
     const n = makeNumber(input);
     this.numbers.set(n.phoneNumberId, n);
     this.rules.attach(n);
-    // The portfolio's limit wins over the tier a later number was declared with.
-    n.messagingLimit = this.rules.portfolioUsage(n.businessId).tier;
+    // A number declared without a tier shows its portfolio's; a declared tier is kept until setMessagingLimit.
+    if (input.messagingLimit === undefined) n.messagingLimit = this.rules.portfolioUsage(n.businessId).tier;
     return n;
   }
 
