@@ -14,7 +14,10 @@ export interface NumberInput {
   qualityRating?: QualityRating;
   /** Messages per second; default 80, at most 1000. */
   throughput?: number;
-  /** e.g. 'TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'; the first number of a portfolio sets its limit. */
+  /**
+   * e.g. 'TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'. The first number of a portfolio
+   * sets the portfolio's limit; a later number without a tier shows the portfolio's.
+   */
   messagingLimit?: string;
   /** Business portfolio that owns the WABA; default `9` + wabaId. Numbers of one portfolio share its limit. */
   businessId?: string;
