@@ -197,7 +197,9 @@ export class MetaRules {
     return !p.reached.has(userKey) && p.reached.size >= p.limit;
   }
 
+  /** Remembers a user reached; only while the limit is enforced, so long runs without it keep no state. */
   countReached(n: PhoneNumber, userKey: string): void {
+    if (!this.config.enforcePortfolioLimit) return;
     this.portfolio(n.businessId).reached.set(userKey, this.now());
   }
 
@@ -246,7 +248,8 @@ export class MetaRules {
 
   private isUsername(digits: string): boolean {
     const set = this.usernames.get(digits);
-    return set ?? draw(`username|${digits}`) < this.config.usernameShare;
+    if (set !== undefined) return set;
+    return this.config.usernameShare > 0 && draw(`username|${digits}`) < this.config.usernameShare;
   }
 
   bsuidOf(businessId: string, phoneDigits: string): string {
@@ -259,8 +262,12 @@ export class MetaRules {
   /** Who a phone (digits, wa_id form) or a BSUID is, for the number's portfolio. */
   identify(n: PhoneNumber, who: { waId?: string; bsuid?: string }): Identity {
     if (who.waId) {
-      const bsuid = this.bsuidOf(n.businessId, who.waId);
-      return { key: who.waId, waId: who.waId, bsuid, username: this.isUsername(who.waId) };
+      const waId = who.waId;
+      const username = this.isUsername(waId);
+      // The BSUID is computed (and remembered) only when a payload needs it: sends stay cheap.
+      let bsuid: string | null = null;
+      const get = () => (bsuid ??= this.bsuidOf(n.businessId, waId));
+      return { key: waId, waId, username, get bsuid() { return get(); } };
     }
     const bsuid = who.bsuid as string;
     const digits = this.bsuidToDigits.get(`${n.businessId}|${bsuid}`) ?? null;
