@@ -22,6 +22,8 @@ const options = {
   'app-secret': { type: 'string', default: 'sim-app-secret' },
   throughput: { type: 'string', default: '80' },
   'status-delay-ms': { type: 'string', default: '50' },
+  /** JSON object of Meta's 2025–26 rules (MetaRulesConfig), e.g. '{"marketingLimitShare":0.05}'. */
+  'meta-rules': { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -34,6 +36,18 @@ function int(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
   return n;
+}
+
+function rulesOf(raw: string | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('--meta-rules must be a JSON object');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('--meta-rules must be a JSON object');
+  return parsed as Record<string, unknown>;
 }
 
 async function main(): Promise<void> {
@@ -56,6 +70,7 @@ async function main(): Promise<void> {
     appSecret: v['app-secret'],
     webhookUrl: v['webhook-url'] ?? null,
     statusDelayMs: int('status-delay-ms', v['status-delay-ms']),
+    rules: rulesOf(v['meta-rules']),
     numbers: [{
       phoneNumberId: v['phone-number-id'], wabaId, token: v['wa-token'], displayPhoneNumber: v['display-phone'],
       verifiedName: 'Masivo Demo', throughput: int('throughput', v.throughput),

@@ -8,7 +8,8 @@ const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 describe('simulators CLI', () => {
   it('starts both simulators, prints their URLs and stops on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, '--kommo-port', '0', '--whatsapp-port', '0', '--contacts', '500',
-      '--kommo-token', 'k', '--wa-token', 'w', '--phone-number-id', '111', '--waba-id', '222'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      '--kommo-token', 'k', '--wa-token', 'w', '--phone-number-id', '111', '--waba-id', '222',
+      '--meta-rules', '{"legacyLimitShape":"also"}'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
@@ -24,7 +25,7 @@ describe('simulators CLI', () => {
       const contacts = await call(`${kommoBase.replace('{subdomain}', 'demo')}/api/v4/contacts?limit=250&page=2`, { token: 'k' });
       expect(contacts.json._embedded.contacts).toHaveLength(250);
       const phone = await call(`${graphUrl}/111`, { token: 'w' });
-      expect(phone.json.id).toBe('111');
+      expect(phone.json).toMatchObject({ id: '111', whatsapp_business_manager_messaging_limit: 'TIER_10K', messaging_limit_tier: 'TIER_10K' });
       const templates = await call(`${graphUrl}/222/message_templates`, { token: 'w' });
       expect(templates.json.data.map((t: any) => t.name)).toEqual(['bienvenida', 'promo_mensual', 'recordatorio_pago', 'promo_imagen', 'confirmacion_pedido', 'cupon_descuento']);
     } finally {

@@ -1,6 +1,7 @@
 // /__control endpoints: drive a WhatsApp simulator running in another process.
 import type { FastifyInstance } from 'fastify';
 import type { WhatsAppState } from './state';
+import type { AccountUpdateInput, TemplateEvent } from './meta-rules';
 import type { NumberInput, RecipientBehaviour, TemplateInput, WhatsAppFault } from './types';
 
 type Query = Record<string, string | undefined>;
@@ -29,6 +30,23 @@ export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppSta
   app.post('/__control/fault', act((b: WhatsAppFault) => state.injectFault(b)));
   app.post('/__control/inbound', act((b: { phoneNumberId: string; from: string; text: string }) => state.sendInbound(b)));
   app.post('/__control/flush', act(() => state.webhooks.flush()));
+
+  // Meta's 2025–26 rules (see meta-rules.ts).
+  app.post('/__control/messaging-limit', act((b: { businessId?: string; phoneNumberId?: string; limit: number }) => state.setMessagingLimit(b)));
+  app.get<{ Querystring: Query }>('/__control/portfolio', async (req) => state.rules.portfolioUsage(req.query.businessId ?? ''));
+  app.post('/__control/marketing-preference', act((b: { phoneNumberId: string; user: string; value: 'stop' | 'resume' }) => state.setMarketingPreference(b)));
+  app.post('/__control/username-user', act((b: { phone: string; username?: boolean }) => state.rules.setUsernameUser(b.phone, b.username !== false)));
+  app.get<{ Querystring: Query }>('/__control/bsuid', async (req) => ({ bsuid: state.identifyUser(req.query.phoneNumberId ?? '', req.query.phone ?? '').bsuid }));
+  app.post('/__control/template-quality', act((b: { wabaId: string; name: string; language?: string; score: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN' }) =>
+    state.rules.setTemplateQuality(state.templateFor(b), b.score)));
+  app.post('/__control/template-event', act((b: { wabaId: string; name: string; language?: string; event: TemplateEvent }) =>
+    state.rules.templateEvent(state.templateFor(b), b.event)));
+  app.post('/__control/template-category', act((b: { wabaId: string; name: string; language?: string; newCategory: any; impending?: boolean; inMs?: number }) =>
+    state.rules.templateCategoryUpdate(state.templateFor(b), b.newCategory, b.impending === true, b.inMs)));
+  // Answers at once; the upgrade finishes (and its webhook is posted) after durationMs.
+  app.post('/__control/throughput-upgrade', act((b: { phoneNumberId: string; durationMs?: number }) => void state.upgradeThroughput(b.phoneNumberId, b.durationMs)));
+  app.post('/__control/account-update', act((b: AccountUpdateInput & { wabaId: string; phoneNumber?: string }) => state.rules.accountUpdate(b.wabaId, b, b.phoneNumber)));
+  app.post('/__control/advance-clock', act((b: { ms: number }) => state.rules.advanceClock(Number(b.ms))));
   app.post('/__control/reset', act(() => state.reset()));
 
   app.get<{ Querystring: Query }>('/__control/messages', async (req) => ({

@@ -38,6 +38,7 @@ const CATALOG: Record<number, CatalogEntry> = {
   131050: { title: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business.', http: 400, details: 'The recipient has stopped marketing messages from this business.' },
   131051: { title: 'Unsupported message type', http: 400, details: 'Unsupported message type.' },
   131056: { title: '(Business Account, Consumer Account) pair rate limit hit', http: 400, details: 'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.' },
+  131062: { title: 'Business-scoped User ID recipients are not supported for this message.', http: 400, details: 'This message type cannot be sent to a business-scoped user ID.' },
   131057: { title: 'Account in maintenance mode', http: 500, details: 'Business Account is in maintenance mode.' },
   132000: { title: 'Number of parameters does not match the expected number of params', http: 400, details: 'The number of variable parameter values does not match the number of variables in the template.' },
   132001: { title: 'Template name does not exist in the translation', http: 404, details: 'The template does not exist in the specified language or has not been approved.' },

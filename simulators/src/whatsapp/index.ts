@@ -5,11 +5,15 @@ import { graphError } from './errors';
 import { SIM_APP_ID } from './media';
 import { registerGraphRoutes } from './routes';
 import { WhatsAppState } from './state';
+import type { AccountUpdateInput, TemplateEvent } from './meta-rules';
 import type {
-  NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
+  MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
 } from './types';
 
-export type { NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault };
+export type { AccountUpdateInput, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateEvent, TemplateInput, WhatsAppConfig, WhatsAppFault };
+export { DEFAULT_RULES } from './meta-rules';
+
+type TemplateRef = { wabaId: string; name: string; language?: string };
 export { sign as signWebhookBody } from './webhooks';
 
 export interface WhatsAppSimOptions {
@@ -29,12 +33,14 @@ export interface WhatsAppSimOptions {
   webhookBatchMax?: number;
   pairLimit?: number;
   managementHourlyLimit?: number;
+  /** Meta's 2025–26 rules; see MetaRulesConfig (every default keeps the older behaviour). */
+  rules?: Partial<MetaRulesConfig>;
 }
 
 export type WhatsAppConfigurable = Partial<Pick<WhatsAppConfig,
   'webhookUrl' | 'appSecret' | 'latencyMs' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
   | 'approvalDelayMs' | 'duplicateWebhooks' | 'reorderWebhooks' | 'webhookRetry' | 'webhookBatchMax' | 'pairLimit'
-  | 'managementHourlyLimit' | 'rejectTemplatesMatching'>>;
+  | 'managementHourlyLimit' | 'rejectTemplatesMatching'>> & { rules?: Partial<MetaRulesConfig> };
 
 export interface WhatsAppSim {
   url: string;
@@ -58,6 +64,28 @@ export interface WhatsAppSim {
   /** Media uploaded to /{phone-number-id}/media: id, number, type and size. */
   mediaUploads(): Array<{ id: string; phoneNumberId: string; mime: string; size: number; filename: string | null }>;
   webhookStats(): { sent: number; failed: number; pending: number; posts: number };
+  /** Portfolio limit (250, 2000, 10000, 100000, -1); posts business_capability_update and phone_number_quality_update. */
+  setMessagingLimit(p: { businessId?: string; phoneNumberId?: string; limit: number }): void;
+  /** Unique users reached in the moving 24 h, against the portfolio limit. */
+  portfolioUsage(businessId: string): { businessId: string; limit: number; tier: string; used: number };
+  /** The user (phone or BSUID) stops or resumes marketing: posts user_preferences; resolves once delivered. */
+  setMarketingPreference(p: { phoneNumberId: string; user: string; value: 'stop' | 'resume' }): Promise<void>;
+  /** Makes a phone a username user (its webhooks carry only the BSUID), or not. */
+  setUsernameUser(phone: string, on?: boolean): void;
+  /** The BSUID of a phone for the portfolio of this number. */
+  bsuidOf(phoneNumberId: string, phone: string): string;
+  /** message_template_quality_update; RED walks the pause ladder (rules.pauseOnRed). */
+  setTemplateQuality(t: TemplateRef & { score: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN' }): void;
+  /** PAUSE (FIRST_PAUSE, SECOND_PAUSE, then DISABLED), UNPAUSE, REINSTATE, FLAG, DISABLE. */
+  templateEvent(t: TemplateRef & { event: TemplateEvent }): void;
+  /** template_category_update, impending (a warning) or completed (the category changes). */
+  templateCategoryUpdate(t: TemplateRef & { newCategory: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION'; impending?: boolean; inMs?: number }): void;
+  /** 131057 for durationMs (default rules.throughputUpgradeMs), then 1,000 msg/s and THROUGHPUT_UPGRADE. */
+  upgradeThroughput(phoneNumberId: string, durationMs?: number): Promise<void>;
+  /** account_update: DISABLED_UPDATE (ban_info), ACCOUNT_RESTRICTION (restriction_info), ACCOUNT_VIOLATION… */
+  accountUpdate(p: AccountUpdateInput & { wabaId: string; phoneNumber?: string }): Promise<void>;
+  /** Moves the clock of the 24 h rules (portfolio window, per-user marketing day) forward. */
+  advanceClock(ms: number): void;
   flushWebhooks(): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -82,8 +110,8 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     pairLimit: opts.pairLimit ?? 5,
     managementHourlyLimit: opts.managementHourlyLimit ?? 5000,
   });
-  // Through configure() so the URL is validated the same way as later changes.
-  state.configure({ webhookUrl: opts.webhookUrl ?? null });
+  // Through configure() so the URL and the rules are validated the same way as later changes.
+  state.configure({ webhookUrl: opts.webhookUrl ?? null, rules: opts.rules });
   for (const n of opts.numbers ?? []) state.addNumber(n);
   for (const t of opts.templates ?? []) state.addTemplate(t);
 
@@ -124,6 +152,17 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     templatesOf: (wabaId) => state.templates.list(wabaId).map((t) => ({ ...t })),
     mediaUploads: () => state.media.list(),
     webhookStats: () => state.webhooks.stats(),
+    setMessagingLimit: (p) => state.setMessagingLimit(p),
+    portfolioUsage: (businessId) => state.rules.portfolioUsage(businessId),
+    setMarketingPreference: (p) => state.setMarketingPreference(p),
+    setUsernameUser: (phone, on = true) => state.rules.setUsernameUser(phone, on),
+    bsuidOf: (phoneNumberId, phone) => state.identifyUser(phoneNumberId, phone).bsuid,
+    setTemplateQuality: (t) => state.rules.setTemplateQuality(state.templateFor(t), t.score),
+    templateEvent: (t) => state.rules.templateEvent(state.templateFor(t), t.event),
+    templateCategoryUpdate: (t) => state.rules.templateCategoryUpdate(state.templateFor(t), t.newCategory, t.impending === true, t.inMs),
+    upgradeThroughput: (id, durationMs) => state.upgradeThroughput(id, durationMs),
+    accountUpdate: (p) => state.rules.accountUpdate(p.wabaId, p, p.phoneNumber),
+    advanceClock: (ms) => state.rules.advanceClock(ms),
     flushWebhooks: () => state.webhooks.flush(),
     reset: () => state.reset(),
     close: async () => {

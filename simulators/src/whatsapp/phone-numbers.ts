@@ -13,7 +13,10 @@ export interface PhoneNumber {
   verifiedName: string;
   qualityRating: QualityRating;
   throughput: number;
+  /** The portfolio's tier, kept in step with it (TIER_250 … TIER_UNLIMITED). */
   messagingLimit: string;
+  businessId: string;
+  coexistence: boolean;
   /** Accepted sends in the last second, for the 130429 check. */
   window: SlidingWindow;
 }
@@ -23,10 +26,14 @@ export function clampThroughput(perSecond: number): number {
   return Math.min(MAX_THROUGHPUT, Math.floor(perSecond));
 }
 
+export const COEXISTENCE_THROUGHPUT = 20;
+
 export function makeNumber(n: NumberInput): PhoneNumber {
   for (const key of ['phoneNumberId', 'wabaId', 'token', 'displayPhoneNumber'] as const) {
     if (typeof n?.[key] !== 'string' || n[key] === '') throw new Error(`${key} is required`);
   }
+  if (n.businessId !== undefined && (typeof n.businessId !== 'string' || n.businessId === '')) throw new Error('businessId must be a non-empty string');
+  const coexistence = n.coexistence === true;
   return {
     phoneNumberId: n.phoneNumberId,
     wabaId: n.wabaId,
@@ -34,14 +41,16 @@ export function makeNumber(n: NumberInput): PhoneNumber {
     displayPhoneNumber: n.displayPhoneNumber.replace(/\D/g, ''),
     verifiedName: n.verifiedName ?? 'Masivo Demo',
     qualityRating: n.qualityRating ?? 'GREEN',
-    throughput: clampThroughput(n.throughput ?? DEFAULT_THROUGHPUT),
+    throughput: coexistence ? COEXISTENCE_THROUGHPUT : clampThroughput(n.throughput ?? DEFAULT_THROUGHPUT),
     messagingLimit: n.messagingLimit ?? 'TIER_10K',
+    businessId: n.businessId ?? `9${n.wabaId}`,
+    coexistence,
     window: new SlidingWindow(1000),
   };
 }
 
 /** GET /{phone_number_id}, limited to `fields` when given (id is always included). */
-export function phoneNumberJson(n: PhoneNumber, fields: string[] | null): Record<string, unknown> {
+export function phoneNumberJson(n: PhoneNumber, fields: string[] | null, legacyShape: 'off' | 'also' | 'only' = 'off'): Record<string, unknown> {
   const full: Record<string, unknown> = {
     verified_name: n.verifiedName,
     code_verification_status: 'VERIFIED',
@@ -54,10 +63,16 @@ export function phoneNumberJson(n: PhoneNumber, fields: string[] | null): Record
     status: 'CONNECTED',
     account_mode: 'LIVE',
     is_official_business_account: false,
+    is_on_biz_app: n.coexistence,
     id: n.phoneNumberId,
   };
+  // The deprecated per-number field, with the same tier, when the legacy shape is on.
+  if (legacyShape !== 'off') full.messaging_limit_tier = n.messagingLimit;
+  if (legacyShape === 'only') delete full.whatsapp_business_manager_messaging_limit;
   const defaults = ['verified_name', 'code_verification_status', 'display_phone_number', 'quality_rating', 'platform_type',
     'throughput', 'name_status', 'whatsapp_business_manager_messaging_limit', 'id'];
+  if (legacyShape !== 'off') defaults.push('messaging_limit_tier');
+  if (n.coexistence) defaults.push('is_on_biz_app');
   const out: Record<string, unknown> = {};
   for (const f of fields ?? defaults) if (f in full) out[f] = full[f];
   out.id = n.phoneNumberId;

@@ -40,6 +40,23 @@ const cursor = {
   },
 };
 
+/** GET /{waba_id}: the WABA, with the portfolio that owns it in `owner_business_info`. */
+function wabaJson(state: WhatsAppState, wabaId: string, fields: string[] | null): Record<string, unknown> {
+  const owner = [...state.numbers.values()].find((n) => n.wabaId === wabaId);
+  const full: Record<string, unknown> = {
+    id: wabaId, name: `WABA ${wabaId}`, currency: 'USD', timezone_id: '1', message_template_namespace: `ns_${wabaId}`, account_review_status: 'APPROVED',
+  };
+  if (owner) full.owner_business_info = { id: owner.businessId, name: state.rules.portfolio(owner.businessId).name };
+  if (!fields) {
+    delete full.owner_business_info;
+    return full;
+  }
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (f in full) out[f] = full[f];
+  out.id = wabaId;
+  return out;
+}
+
 export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, hangs: Hangs): void {
   /** Version, token and object checks shared by every route; returns an error to send, if any. */
   const check = (req: Req, kind: 'number' | 'waba' | 'any'): GraphError | null => {
@@ -66,8 +83,8 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     const wabaId = number ? number.wabaId : req.params.id;
     const limited = managementLimit(wabaId);
     if (limited) return send(reply, limited);
-    if (number) return phoneNumberJson(number, fieldsParam(req));
-    return { id: wabaId, name: `WABA ${wabaId}`, currency: 'USD', timezone_id: '1', message_template_namespace: `ns_${wabaId}`, account_review_status: 'APPROVED' };
+    if (number) return phoneNumberJson(number, fieldsParam(req), state.rules.config.legacyLimitShape);
+    return wabaJson(state, wabaId, fieldsParam(req));
   });
 
   app.get('/:version/:id/phone_numbers', async (req: Req, reply) => {
@@ -81,7 +98,7 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     const afterId = afterRaw ? cursor.decode(afterRaw) : null;
     const start = afterId === null ? 0 : all.findIndex((n) => num(n.phoneNumberId) > afterId);
     const page = start < 0 ? [] : all.slice(start, start + limit);
-    const data = page.map((n) => phoneNumberJson(n, fieldsParam(req)));
+    const data = page.map((n) => phoneNumberJson(n, fieldsParam(req), state.rules.config.legacyLimitShape));
     if (!data.length) return { data };
     const paging: Record<string, unknown> = {
       cursors: { before: cursor.encode(data[0]!.id as string), after: cursor.encode(data[data.length - 1]!.id as string) },
@@ -124,8 +141,10 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     if (!result.ok) return send(reply, result.error);
     const plan = checked.ok ? checked.plan : null;
     const message: Record<string, string> = { id: result.wamid };
-    if (plan?.kind === 'template') message.message_status = 'accepted';
-    return { messaging_product: 'whatsapp', contacts: [{ input: plan?.input ?? '', wa_id: result.waId }], messages: [message] };
+    if (plan?.kind === 'template') message.message_status = result.held ? 'held_for_quality_assessment' : 'accepted';
+    // A send by BSUID answers with user_id instead of wa_id.
+    const contact = result.userId !== null ? { input: plan?.input ?? '', user_id: result.userId } : { input: plan?.input ?? '', wa_id: result.waId };
+    return { messaging_product: 'whatsapp', contacts: [contact], messages: [message] };
   });
 
   // Bytes only matter for their size and type here: every upload route takes a raw buffer.

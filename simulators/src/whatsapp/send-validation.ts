@@ -3,15 +3,18 @@
 // parameter counts (132000) -> parameter content (100 / 132005 / 132012) -> buttons (131008 /
 // 131009) -> media ids (131053). Header links are fetched afterwards by the route (131053).
 import { graphError, type GraphError } from './errors';
+import { BSUID } from './meta-rules';
 import { hydrate, placeholders } from './placeholders';
 import { checkButtons, checkMediaHeader, type MediaLink } from './send-components';
 import { componentOf, type Template, type TemplateStore } from './templates';
 
 export interface SendPlan {
   kind: 'template' | 'text';
-  /** `to` as sent, and its digits. */
+  /** `to` (or `recipient`) as sent, and the digits of `to` ('' for a send by BSUID). */
   input: string;
   digits: string;
+  /** The BSUID of `recipient` when the send is addressed by it (no `to`). */
+  bsuid: string | null;
   template: Template | null;
   language: string;
   bizOpaque: string | null;
@@ -99,10 +102,15 @@ function checkParameters(template: Template, sent: any[], isKnownMedia: (id: str
 export function validateSend(body: any, wabaId: string, templates: TemplateStore, isKnownMedia: (id: string) => boolean = () => false): SendCheck {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(100, 'The request body must be a JSON object');
   if (body.messaging_product !== 'whatsapp') return fail(100, 'The parameter messaging_product is required and must be "whatsapp"');
-  if (body.to === undefined || body.to === null || body.to === '') return fail(100, 'The parameter to is required');
-  const input = String(body.to);
-  const digits = input.replace(/\D/g, '');
-  if (digits.length < 7 || digits.length > 15 || /[^\d\s+()\-.]/.test(input)) return fail(100, `Invalid parameter to: ${input}`);
+  const hasTo = !(body.to === undefined || body.to === null || body.to === '');
+  const hasRecipient = !(body.recipient === undefined || body.recipient === null || body.recipient === '');
+  // Meta: `to` is a phone, `recipient` a BSUID; with both, `to` takes precedence.
+  if (!hasTo && !hasRecipient) return fail(100, 'The parameter to is required');
+  const input = String(hasTo ? body.to : body.recipient);
+  const bsuid = hasTo ? null : input;
+  const digits = hasTo ? input.replace(/\D/g, '') : '';
+  if (hasTo && (digits.length < 7 || digits.length > 15 || /[^\d\s+()\-.]/.test(input))) return fail(100, `Invalid parameter to: ${input}`);
+  if (bsuid !== null && !BSUID.test(bsuid)) return fail(100, `Invalid parameter recipient: ${bsuid}`);
   if (body.recipient_type !== undefined && body.recipient_type !== 'individual') return fail(100, 'recipient_type must be individual');
   const bizOpaque = typeof body.biz_opaque_callback_data === 'string' ? body.biz_opaque_callback_data : null;
   const type = body.type ?? 'text';
@@ -111,7 +119,7 @@ export function validateSend(body: any, wabaId: string, templates: TemplateStore
     if (typeof body.text?.body !== 'string' || body.text.body === '') return fail(100, 'The parameter text.body is required');
     return {
       ok: true,
-      plan: { kind: 'text', input, digits, template: null, language: '', bizOpaque, componentsJson: JSON.stringify([{ type: 'text', text: body.text.body }]), category: 'service', mediaLinks: [] },
+      plan: { kind: 'text', input, digits, bsuid, template: null, language: '', bizOpaque, componentsJson: JSON.stringify([{ type: 'text', text: body.text.body }]), category: 'service', mediaLinks: [] },
     };
   }
   if (type !== 'template') return fail(131051, `Message type ${String(type)} is not supported by this simulator`);
@@ -130,11 +138,12 @@ export function validateSend(body: any, wabaId: string, templates: TemplateStore
   }
   if (template.status === 'PAUSED') return fail(132015);
   if (template.status === 'DISABLED') return fail(132016);
+  if (bsuid !== null && template.category === 'AUTHENTICATION') return fail(131062, 'Authentication templates cannot be sent to a business-scoped user ID; use the phone number.');
   const mediaLinks: MediaLink[] = [];
   const paramError = checkParameters(template, sent, isKnownMedia, mediaLinks);
   if (paramError) return paramError;
   return {
     ok: true,
-    plan: { kind: 'template', input, digits, template, language, bizOpaque, componentsJson: JSON.stringify(sent), category: template.category.toLowerCase(), mediaLinks },
+    plan: { kind: 'template', input, digits, bsuid, template, language, bizOpaque, componentsJson: JSON.stringify(sent), category: template.category.toLowerCase(), mediaLinks },
   };
 }

@@ -5,10 +5,11 @@ import { graphError, type GraphError } from './errors';
 import { SendFaults } from './faults';
 import { MediaStore } from './media';
 import { MessageLog } from './message-log';
+import { MetaRules, type Identity } from './meta-rules';
 import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
 import { isRejectedByReview, TemplateStore, type Template } from './templates';
-import type { NumberInput, RecipientBehaviour, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
+import type { MetaRulesConfig, NumberInput, RecipientBehaviour, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
 import { envelope, messagesValue, WebhookDispatcher, type StatusEvent } from './webhooks';
 
 const PAIR_WINDOW_MS = 6_000;
@@ -25,7 +26,9 @@ export function waIdOf(digits: string): string {
   return digits.length === 13 && digits.startsWith('521') ? `52${digits.slice(3)}` : digits;
 }
 
-export type AcceptResult = { ok: true; wamid: string; waId: string } | { ok: false; error: GraphError };
+export type AcceptResult =
+  | { ok: true; wamid: string; waId: string; userId: string | null; held: boolean }
+  | { ok: false; error: GraphError };
 
 export class WhatsAppState {
   readonly numbers = new Map<string, PhoneNumber>();
@@ -34,6 +37,7 @@ export class WhatsAppState {
   readonly faults = new SendFaults();
   readonly media = new MediaStore();
   readonly webhooks: WebhookDispatcher;
+  readonly rules: MetaRules;
   private behaviours = new Map<string, RecipientBehaviour>();
   /** Recent send times per (number, recipient), for 131056. Swept every few seconds. */
   private pairTimes = new Map<string, number[]>();
@@ -45,11 +49,15 @@ export class WhatsAppState {
 
   constructor(readonly config: WhatsAppConfig) {
     this.webhooks = new WebhookDispatcher(config);
+    this.rules = new MetaRules(this.webhooks, this.templates);
   }
 
   addNumber(input: NumberInput): PhoneNumber {
     const n = makeNumber(input);
     this.numbers.set(n.phoneNumberId, n);
+    this.rules.attach(n);
+    // A number declared without a tier shows its portfolio's; a declared tier is kept until setMessagingLimit.
+    if (input.messagingLimit === undefined) n.messagingLimit = this.rules.portfolioUsage(n.businessId).tier;
     return n;
   }
 
@@ -96,7 +104,40 @@ export class WhatsAppState {
   }
 
   setThroughput(phoneNumberId: string, perSecond: number): void {
-    this.number(phoneNumberId).throughput = clampThroughput(perSecond);
+    const n = this.number(phoneNumberId);
+    if (n.coexistence) throw new Error('coexistence numbers are fixed at 20 messages per second');
+    n.throughput = clampThroughput(perSecond);
+  }
+
+  /** The number's portfolio limit: posts business_capability_update and phone_number_quality_update. */
+  setMessagingLimit(p: { businessId?: string; phoneNumberId?: string; limit: number }): void {
+    const businessId = p.businessId ?? (p.phoneNumberId ? this.number(p.phoneNumberId).businessId : undefined);
+    if (!businessId) throw new Error('businessId or phoneNumberId is required');
+    this.rules.setMessagingLimit(businessId, Number(p.limit), [...this.numbers.values()]);
+  }
+
+  /** A user of a number, by phone (digits) or by BSUID. */
+  identifyUser(phoneNumberId: string, user: string): Identity {
+    const n = this.number(phoneNumberId);
+    const raw = String(user ?? '');
+    if (/^[A-Z]{2}\./.test(raw)) return this.rules.identify(n, { bsuid: raw });
+    const digits = raw.replace(/\D/g, '');
+    if (!digits) throw new Error('user (a phone or a BSUID) is required');
+    return this.rules.identify(n, { waId: waIdOf(digits) });
+  }
+
+  setMarketingPreference(p: { phoneNumberId: string; user: string; value: 'stop' | 'resume' }): Promise<void> {
+    return this.rules.setMarketingPreference(this.number(p.phoneNumberId), this.identifyUser(p.phoneNumberId, p.user), p.value);
+  }
+
+  templateFor(p: { wabaId: string; name: string; language?: string }): Template {
+    const t = this.templates.list(p.wabaId).find((x) => x.name === p.name && (p.language === undefined || x.language === p.language));
+    if (!t) throw new Error(`no template ${p.name}${p.language ? ` (${p.language})` : ''} in WABA ${p.wabaId}`);
+    return t;
+  }
+
+  upgradeThroughput(phoneNumberId: string, durationMs?: number): Promise<void> {
+    return this.rules.upgradeThroughput(this.number(phoneNumberId), durationMs);
   }
 
   setRecipientBehaviour(phoneDigits: string, b: RecipientBehaviour): void {
@@ -110,8 +151,9 @@ export class WhatsAppState {
     this.faults.add(f);
   }
 
-  configure(p: Partial<WhatsAppConfig> & { rejectTemplatesMatching?: RegExp | string | null }): void {
+  configure(p: Partial<WhatsAppConfig> & { rejectTemplatesMatching?: RegExp | string | null; rules?: Partial<MetaRulesConfig> }): void {
     const c = this.config;
+    this.rules.configure(p.rules);
     for (const key of ['deliveryRate', 'readRate', 'failRate'] as const) {
       const v = p[key];
       if (v === undefined) continue;
@@ -138,10 +180,15 @@ export class WhatsAppState {
   /** Recipient checks, throughput, then records the message and schedules its status webhooks. */
   accept(number: PhoneNumber, plan: SendPlan): AcceptResult {
     const now = nowMs();
-    const waId = waIdOf(plan.digits);
-    const behaviour = this.behaviours.get(plan.digits) ?? this.behaviours.get(waId) ?? 'ok';
-    if (plan.digits === number.displayPhoneNumber) return { ok: false, error: graphError(131021) };
-    if (plan.kind === 'text' && now - (this.inboundAt.get(waId) ?? -Infinity) > SERVICE_WINDOW_MS) {
+    const who = plan.bsuid !== null ? this.rules.identify(number, { bsuid: plan.bsuid }) : this.rules.identify(number, { waId: waIdOf(plan.digits) });
+    const digits = plan.bsuid !== null ? (who.waId ?? '') : plan.digits;
+    const waId = who.key;
+    const behaviour = (digits && (this.behaviours.get(digits) ?? this.behaviours.get(waId))) || 'ok';
+    if (digits && digits === number.displayPhoneNumber) return { ok: false, error: graphError(131021) };
+    if (this.rules.isUpgrading(number)) return { ok: false, error: graphError(131057) };
+    if (plan.kind === 'template' && this.rules.blocked(number.wabaId)) return { ok: false, error: graphError(131031) };
+    const windowOpen = now - (this.inboundAt.get(waId) ?? -Infinity) <= SERVICE_WINDOW_MS;
+    if (plan.kind === 'text' && !windowOpen) {
       return { ok: false, error: graphError(131047) };
     }
     const pairKey = `${number.phoneNumberId}|${waId}`;
@@ -155,15 +202,37 @@ export class WhatsAppState {
 
     const wamid = this.log.record({
       phoneNumberId: number.phoneNumberId,
-      to: plan.digits,
+      to: plan.bsuid ?? plan.digits,
       template: plan.template?.name ?? '',
       language: plan.language,
       bizOpaque: plan.bizOpaque,
       componentsJson: plan.componentsJson,
       at: now,
     });
-    this.scheduleStatuses(number, wamid, waId, plan, behaviour);
-    return { ok: true, wamid, waId };
+    const failCode = this.asyncFailure(number, plan, who, behaviour, windowOpen);
+    this.scheduleStatuses(number, wamid, who, plan, failCode, windowOpen);
+    const held = plan.template !== null && this.rules.held(plan.template, wamid);
+    return { ok: true, wamid, waId: who.waId ?? '', userId: plan.bsuid !== null ? who.bsuid : null, held };
+  }
+
+  /** The code of the single `failed` status an accepted message gets, or null when it goes through. */
+  private asyncFailure(number: PhoneNumber, plan: SendPlan, who: Identity, behaviour: RecipientBehaviour, windowOpen: boolean): number | null {
+    if (behaviour === 'not_on_whatsapp') return 131026;
+    if (behaviour === 'opted_out') return 131050;
+    const marketing = plan.template?.category === 'MARKETING';
+    if (marketing && this.rules.isMarketingStopped(who.key)) return 131050;
+    // Marketing inside an open customer-service window does not count against the per-user limit.
+    if (marketing && !windowOpen) {
+      if (this.rules.config.usMarketingBlocked && who.waId?.startsWith('1')) return 131049;
+      if (this.rules.marketingLimited(who.key)) return 131049;
+    }
+    if (Math.random() < this.config.failRate) return this.config.failCode;
+    // Only business-initiated messages outside a service window count as unique users reached.
+    if (plan.kind === 'template' && !windowOpen) {
+      if (this.rules.overPortfolioLimit(number, who.key)) return this.rules.config.portfolioLimitCode;
+      this.rules.countReached(number, who.key);
+    }
+    return null;
   }
 
   private recentPairSends(key: string, now: number): number[] {
@@ -174,15 +243,27 @@ export class WhatsAppState {
     return (this.pairTimes.get(key) ?? []).filter((t) => now - t < PAIR_WINDOW_MS);
   }
 
-  private scheduleStatuses(number: PhoneNumber, wamid: string, waId: string, plan: SendPlan, behaviour: RecipientBehaviour): void {
+  private scheduleStatuses(number: PhoneNumber, wamid: string, who: Identity, plan: SendPlan, failCode: number | null, windowOpen: boolean): void {
     if (!this.config.webhookUrl) return;
     const c = this.config;
+    const r = this.rules.config;
     const step = c.statusDelayMs;
     const at = Date.now();
-    const base = { number, wamid, recipientId: waId, biz: plan.bizOpaque, category: plan.category };
+    // Username users (and sends by BSUID to a user without a known phone) show only their BSUID.
+    const phoneHidden = who.username || who.waId === null;
+    let category = plan.category;
+    if (category === 'marketing' && r.marketingLite) category = 'marketing_lite';
+    let pricingType: StatusEvent['pricingType'] = 'regular';
+    if (r.freeEntryPoint) pricingType = 'free_entry_point';
+    else if (category === 'service' || (category === 'utility' && windowOpen)) pricingType = 'free_customer_service';
+    const billable = r.pricingBillableField ? pricingType === 'regular' && category !== 'service' : null;
+    const base = {
+      number, wamid, biz: plan.bizOpaque, category, pricingType, billable,
+      recipientId: phoneHidden ? null : who.waId,
+      recipientUserId: phoneHidden || r.bsuidInAllStatuses || plan.bsuid !== null ? who.bsuid : undefined,
+    };
     const emit = (status: StatusEvent['status'], delay: number, errorCode?: number) =>
       this.webhooks.scheduleStatus({ ...base, status, errorCode, at: at + delay });
-    const failCode = behaviour === 'not_on_whatsapp' ? 131026 : behaviour === 'opted_out' ? 131050 : Math.random() < c.failRate ? c.failCode : null;
     if (failCode !== null) return emit('failed', step, failCode);
     emit('sent', step);
     if (Math.random() >= c.deliveryRate) return;
@@ -234,16 +315,28 @@ export class WhatsAppState {
     void this.webhooks.post(envelope(t.wabaId, 'message_template_status_update', value, { time: Math.floor(Date.now() / 1000) }));
   }
 
+  /** Posts an inbound text; `from` is a phone or a BSUID. Username users arrive with only their BSUID. */
   async sendInbound(p: { phoneNumberId: string; from: string; text: string }): Promise<void> {
     const number = this.number(p.phoneNumberId);
-    const from = waIdOf(String(p.from).replace(/\D/g, ''));
-    if (!from) throw new Error('from is required');
-    this.inboundAt.set(from, nowMs());
-    const id = `wamid.HBgM${from}${Date.now().toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-    const value = messagesValue(number, {
-      contacts: [{ profile: { name: `Cliente ${from.slice(-4)}` }, wa_id: from }],
-      messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: String(p.text) } }],
-    });
+    if (!String(p.from ?? '').trim()) throw new Error('from is required');
+    const who = this.identifyUser(p.phoneNumberId, p.from);
+    this.inboundAt.set(who.key, nowMs());
+    const idSeed = who.waId ?? who.bsuid.replace(/\W/g, '');
+    const id = `wamid.HBgM${idSeed}${Date.now().toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
+    const hidden = who.username || who.waId === null;
+    const name = `Cliente ${who.key.slice(-4)}`;
+    const message: Record<string, unknown> = { id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: String(p.text) } };
+    let contact: Record<string, unknown>;
+    if (hidden) {
+      contact = { profile: { name, username: `@cliente_${who.bsuid.slice(-6).toLowerCase()}` }, user_id: who.bsuid };
+      message.from_user_id = who.bsuid;
+    } else {
+      contact = { profile: { name }, wa_id: who.waId };
+      if (this.rules.config.bsuidInAllStatuses) contact.user_id = who.bsuid;
+      message.from = who.waId;
+      if (this.rules.config.bsuidInAllStatuses) message.from_user_id = who.bsuid;
+    }
+    const value = messagesValue(number, { contacts: [contact], messages: [{ ...pickFrom(message), ...message }] });
     await this.webhooks.post(envelope(number.wabaId, 'messages', value));
   }
 
@@ -255,11 +348,21 @@ export class WhatsAppState {
     this.management.clear();
     for (const n of this.numbers.values()) n.window.clear();
     this.webhooks.reset();
+    this.rules.reset();
   }
 
   async close(): Promise<void> {
     for (const t of this.approvalTimers) clearTimeout(t);
     this.approvalTimers.clear();
+    this.rules.close();
     await this.webhooks.close();
   }
+}
+
+/** Keeps `from` / `from_user_id` first in an inbound message, as Meta orders them. */
+function pickFrom(m: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if ('from' in m) out.from = m.from;
+  if ('from_user_id' in m) out.from_user_id = m.from_user_id;
+  return out;
 }

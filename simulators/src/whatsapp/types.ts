@@ -14,8 +14,51 @@ export interface NumberInput {
   qualityRating?: QualityRating;
   /** Messages per second; default 80, at most 1000. */
   throughput?: number;
-  /** e.g. 'TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'. */
+  /**
+   * e.g. 'TIER_250', 'TIER_2K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED'. The first number of a portfolio
+   * sets the portfolio's limit; a later number without a tier shows the portfolio's.
+   */
   messagingLimit?: string;
+  /** Business portfolio that owns the WABA; default `9` + wabaId. Numbers of one portfolio share its limit. */
+  businessId?: string;
+  /** WhatsApp Business app number on Cloud API too: fixed at 20 msg/s, reported with is_on_biz_app. */
+  coexistence?: boolean;
+}
+
+/** Meta's 2025–26 rules; every default keeps the simulator's older behaviour. */
+export interface MetaRulesConfig {
+  /** Fail sends that would reach one unique user more than the portfolio limit in a moving 24 h. */
+  enforcePortfolioLimit: boolean;
+  /** Error code of the failed status for a send past the portfolio limit (Meta documents none). */
+  portfolioLimitCode: number;
+  /** Old field shapes: 'off' new only, 'also' new and old, 'only' old only (GET fields); webhooks add the old fields unless 'off'. */
+  legacyLimitShape: 'off' | 'also' | 'only';
+  /** Share of (user, day) pairs whose MARKETING template sends fail with 131049. */
+  marketingLimitShare: number;
+  /** MARKETING templates to +1 numbers fail with 131049. */
+  usMarketingBlocked: boolean;
+  /** Share of users that are username users (webhooks carry only their BSUID). */
+  usernameShare: number;
+  /** Every status also carries recipient_user_id (Meta's behaviour once BSUIDs roll out). */
+  bsuidInAllStatuses: boolean;
+  /** Share of sends of a new MARKETING template answered `held_for_quality_assessment`. */
+  heldForQualityShare: number;
+  /** How long a marketing template counts as new, from its first send. */
+  heldWindowMs: number;
+  /** A RED quality score pauses the template (FIRST_PAUSE, SECOND_PAUSE, then DISABLED). */
+  pauseOnRed: boolean;
+  /** Real time of the first and second pause before the template unpauses (Meta: 3 h, 6 h). */
+  pauseDurationsMs: [number, number];
+  /** 131057 window of a throughput upgrade (Meta: up to 1 minute). */
+  throughputUpgradeMs: number;
+  /** Keep the deprecated `billable` in pricing. */
+  pricingBillableField: boolean;
+  /** MARKETING sends are priced as category `marketing_lite`. */
+  marketingLite: boolean;
+  /** Every send is inside a free entry point window (type free_entry_point, not billable). */
+  freeEntryPoint: boolean;
+  /** Share of status POSTs that also carry a value-level `errors` array. */
+  valueErrorsShare: number;
 }
 
 export interface TemplateInput {

@@ -19,10 +19,16 @@ export interface StatusEvent {
   number: NumberMeta;
   status: StatusName;
   wamid: string;
-  recipientId: string;
+  /** The user's phone (wa_id); null for a username user, whose statuses carry only the BSUID. */
+  recipientId: string | null;
+  /** The user's BSUID, when the status carries recipient_user_id. */
+  recipientUserId?: string;
   biz: string | null;
-  /** Pricing category: marketing, utility, authentication or service. */
+  /** Pricing category: marketing, marketing_lite, utility, authentication or service. */
   category: string;
+  /** Pricing type (default regular) and whether it is billable; billable null leaves the field out. */
+  pricingType?: 'regular' | 'free_customer_service' | 'free_entry_point';
+  billable?: boolean | null;
   errorCode?: number;
   /** When it happened (ms since the epoch); becomes the string timestamp. */
   at: number;
@@ -51,11 +57,15 @@ function statusJson(ev: StatusEvent) {
     id: ev.wamid,
     status: ev.status,
     timestamp: String(Math.floor(ev.at / 1000)),
-    recipient_id: ev.recipientId,
   };
+  if (ev.recipientId !== null) s.recipient_id = ev.recipientId;
+  if (ev.recipientUserId) s.recipient_user_id = ev.recipientUserId;
   if (ev.biz !== null) s.biz_opaque_callback_data = ev.biz;
   if (ev.status === 'sent' || ev.status === 'delivered') {
-    s.pricing = { billable: ev.category !== 'service', pricing_model: 'PMP', type: 'regular', category: ev.category };
+    const pricing: Record<string, unknown> = {};
+    const billable = ev.billable === undefined ? ev.category !== 'service' : ev.billable;
+    if (billable !== null) pricing.billable = billable;
+    s.pricing = Object.assign(pricing, { pricing_model: 'PMP', type: ev.pricingType ?? 'regular', category: ev.category });
   }
   if (ev.status === 'failed') s.errors = [webhookError(ev.errorCode ?? 131000)];
   return s;
@@ -96,6 +106,8 @@ export class WebhookDispatcher {
   private generation = 0;
   private counts = { sent: 0, failed: 0, posts: 0 };
   private closed = false;
+  /** Share of status POSTs that also carry a value-level `errors` array (set by the Meta rules). */
+  valueErrorsShare = 0;
 
   constructor(private readonly cfg: WhatsAppConfig) {}
 
@@ -173,7 +185,10 @@ export class WebhookDispatcher {
         const batch = events.slice(i, i + max);
         if (this.cfg.reorderWebhooks) shuffle(batch);
         const number = batch[0].number;
-        const body = Buffer.from(JSON.stringify(envelope(number.wabaId, 'messages', messagesValue(number, { statuses: batch.map(statusJson) }))));
+        const rest: Record<string, unknown> = { statuses: batch.map(statusJson) };
+        // Meta sometimes adds errors that belong to no single message at the value level.
+        if (this.valueErrorsShare > 0 && Math.random() < this.valueErrorsShare) rest.errors = [webhookError(131000)];
+        const body = Buffer.from(JSON.stringify(envelope(number.wabaId, 'messages', messagesValue(number, rest))));
         this.enqueue(body, batch.length);
         if (this.cfg.duplicateWebhooks) this.enqueue(body, batch.length);
       }
