@@ -49,7 +49,7 @@ const waitStatus = (id: number, status: string, label: string) =>
   waitFor(() => bed.campaign(id), (c) => c.status === status, 10_000, label);
 
 async function resetTemplate() {
-  await bed.t.ctx.db.execute(sql`update templates set status = 'approved', status_detail = null, status_event_at = null,
+  await bed.t.ctx.db.execute(sql`update templates set status = 'approved', status_detail = null, status_event_at = null, meta_id = null,
     category = 'marketing', category_change = null where id = ${bed.worlds[0].templateId}`);
 }
 
@@ -136,6 +136,29 @@ describe('template pause ladder', () => {
     await post(at(templateUnpaused(NUMBER.wabaId)));
     await waitStatus(c.id, 'sending', 'resumed after 132015');
     await bed.t.app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/pause`, headers: await headers() });
+  });
+});
+
+describe('the simulator’s pause ladder end to end', () => {
+  it('RED quality pauses the template (FIRST_PAUSE), the campaign waits, Meta unpauses it and the campaign finishes', async () => {
+    await resetTemplate();
+    bed.sim.configure({ rules: { pauseDurationsMs: [1_500, 3_000] } });
+    const c = await bed.launch(0, { tags: ['vip'] }, 'Escalera');
+    await waitFor(() => bed.campaign(c.id), (x) => x.messages_sent > 0, 10_000, 'first sends');
+    bed.sim.setTemplateQuality({ wabaId: NUMBER.wabaId, name: 'promo', language: 'es', score: 'RED' });
+    // Sends may meet 132015 before the webhook arrives; either way the webhook's reason wins.
+    const paused = await waitFor(
+      () => bed.campaign(c.id),
+      (x) => x.status === 'paused' && /1\.ª pausa/.test(x.pause_reason ?? ''),
+      10_000,
+      'paused by the simulator’s FIRST_PAUSE',
+    );
+    expect(paused).toMatchObject({ pause_origin: 'template' });
+    expect((await templateRow()).status_detail).toBe('FIRST_PAUSE');
+    // After the pause the simulator unpauses the template by itself; the campaign follows.
+    const done = await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 20_000, 'completed after UNPAUSED');
+    expect(done.failed_count).toBe(0);
+    expect(done.messages_sent).toBe(done.total_recipients);
   });
 });
 

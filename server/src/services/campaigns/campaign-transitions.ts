@@ -143,8 +143,10 @@ export async function pauseForTemplates(db: Queryable, templateIds: number[], re
   return ids(
     await rowsOf<{ id: number }>(
       db,
+      // A campaign already paused for its template (a send's 132015 came before Meta's
+      // webhook) takes the webhook's more precise reason; the operator's pauses stay as they are.
       sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'template', updated_at = now()
-          where ${statusIn(CAN_PAUSE)}
+          where (${statusIn(CAN_PAUSE)} or (status = 'paused' and pause_origin = 'template'))
             and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
           returning id`,
     ),
