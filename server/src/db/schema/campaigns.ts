@@ -57,6 +57,12 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   readAt: timestamp('read_at', { withTimezone: true }),
   failedAt: timestamp('failed_at', { withTimezone: true }),
+  /** 0013: Meta's `pricing` of the status webhooks. */
+  pricingCategory: text('pricing_category'),
+  pricingType: text('pricing_type'),
+  pricingModel: text('pricing_model'),
+  /** 0013: the business-scoped user id sent to or reported by Meta. */
+  bsuid: text('bsuid'),
 });
 
 export const senderLeases = pgTable('sender_leases', {
