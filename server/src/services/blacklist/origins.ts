@@ -11,14 +11,6 @@ export type OptOutOrigin = 'manual' | 'keyword' | 'button' | 'meta_marketing';
 
 export const MARKETING_STOP_REASON = 'Dejó de recibir marketing (WhatsApp)';
 
-/** Spanish labels for the blacklist screen. */
-export const ORIGIN_LABELS: Record<OptOutOrigin, string> = {
-  manual: 'Agregado a mano',
-  keyword: 'Palabra de baja',
-  button: 'Botón «Baja»',
-  meta_marketing: 'Marketing detenido en WhatsApp',
-};
-
 /** One person put on a tenant's list: `key` is the phone key (lib/phone.ts), or the BSUID when no phone is known. */
 export interface OptOutEntry {
   userId: number;
