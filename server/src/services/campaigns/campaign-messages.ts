@@ -21,6 +21,7 @@ interface RawMessage {
   delivered_at: string | null;
   read_at: string | null;
   failed_at: string | null;
+  pricing_category?: string | null;
 }
 
 /** One page of a campaign's recipients in a stable order, optionally of one status. */
@@ -37,7 +38,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
     sql`select r.id, r.contact_id, c.name as contact_name, coalesce(r.phone, c.phone_raw) as phone, r.status,
           r.error_code, r.error_message, r.wamid, r.attempts,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
-          ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at
+          ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category
         from campaign_recipients r
         left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
         where ${where}
@@ -59,6 +60,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       delivered_at: r.delivered_at,
       read_at: r.read_at,
       failed_at: r.failed_at,
+      pricing_category: r.pricing_category ?? null,
     })),
     total: Number(count?.n ?? 0),
     page,
