@@ -189,6 +189,22 @@ describe('marketing opt-out from Meta', () => {
   });
 });
 
+describe('odd webhooks', () => {
+  it('a BAJA or a stop without any phone or user id, and an unknown template, are answered 200 and change nothing', async () => {
+    const before = { list: await listed(), optOuts: await rowsOf(t.ctx.db, sql`select * from opt_outs order by phone_key`), templates: await rowsOf(t.ctx.db, sql`select id, status, quality_score from templates order by id`) };
+    await post(meta.inboundText(ROUTE, { from: null, userId: null, body: 'BAJA' }));
+    await post(meta.inboundText(ROUTE, { from: null, userId: 'no es un bsuid', body: 'BAJA' }));
+    await post(meta.userPreferences(ROUTE, { value: 'stop' }));
+    await post(meta.templateQualityUpdate(ROUTE, '777000777', 'RED'));
+    await post({ object: 'whatsapp_business_account', entry: [{ id: ROUTE.wabaId, changes: [{ field: 'message_template_status_update', value: { event: 'PAUSED', message_template_id: 555, message_template_name: 'nadie', message_template_language: 'es' } }] }] });
+    await post({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'account_update', value: { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE' } } }] }] });
+    expect(await listed()).toEqual(before.list);
+    expect(await rowsOf(t.ctx.db, sql`select * from opt_outs order by phone_key`)).toEqual(before.optOuts);
+    expect(await rowsOf(t.ctx.db, sql`select id, status, quality_score from templates order by id`)).toEqual(before.templates);
+    expect((await events('user_preferences')).length).toBeGreaterThan(0);
+  });
+});
+
 describe('usernames (BSUID only)', () => {
   it('a BAJA from a username user blacklists the BSUID, which then blocks the phone learned for it', async () => {
     await post(meta.inboundText(ROUTE, { from: null, userId: 'BR.Zz9yX8', body: 'PARAR!' }));
