@@ -171,6 +171,16 @@ describe('marketing opt-out from Meta', () => {
     expect((await listed()).some((r) => r.phone_key === key)).toBe(false);
   });
 
+  it('a stop naming both the phone and the BSUID blacklists both and teaches the pair', async () => {
+    await post(meta.userPreferences(ROUTE, { waId: digitsOf(8), userId: 'MX.abc123', value: 'stop' }));
+    expect(await listed()).toContainEqual(expect.objectContaining({ phone_key: keyOf(8), bsuid: 'MX.abc123', origin: 'meta_marketing' }));
+    expect(await rowsOf(t.ctx.db, sql`select phone_key, bsuid from contact_bsuids where bsuid = 'MX.abc123'`)).toEqual([{ phone_key: keyOf(8), bsuid: 'MX.abc123' }]);
+    expect(await blacklistedKeys(t.ctx.db, userId, world.kommoAccountId, ['MX.abc123'])).toEqual(new Set(['MX.abc123']));
+    // A resume sent under the BSUID alone lifts it.
+    await post(meta.userPreferences(ROUTE, { userId: 'MX.abc123', value: 'resume' }));
+    expect((await listed()).some((r) => r.bsuid === 'MX.abc123')).toBe(false);
+  });
+
   it('a failed status with 131050 blacklists the recipient', async () => {
     const c = await sendingCampaign('131050');
     await post(meta.statusWebhook(ROUTE, { wamid: `wamid.${c.id}.${c.ids[4]}`, status: 'failed', pricing: null, errors: [meta.ERROR_131050] }));

@@ -47,13 +47,10 @@ async function applyUserPreferences(db: Db, change: MetaChange): Promise<void> {
     if (!p || str(p.category) !== 'marketing_messages') continue;
     const value = (str(p.value) ?? '').toLowerCase();
     if (value !== 'stop' && value !== 'resume') continue;
-    await applyMarketingPreference(db, {
-      phoneNumberId: change.phoneNumberId ?? '',
-      wabaId: change.wabaId,
-      waId: str(p.wa_id) ?? '',
-      userId: str(p.user_id),
-      value,
-    });
+    const waId = str(p.wa_id) ?? '';
+    await applyMarketingPreference(db, { phoneNumberId: change.phoneNumberId ?? '', wabaId: change.wabaId, waId, userId: str(p.user_id), value });
+    // A change naming both the phone and the BSUID teaches the tenant that pair.
+    await learnInboundBsuids(db, [{ phoneNumberId: change.phoneNumberId ?? '', wabaId: change.wabaId, from: waId, userId: str(p.user_id), text: '', buttonPayload: null }]);
   }
 }
 
