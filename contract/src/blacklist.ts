@@ -5,7 +5,19 @@ export const blacklistEntrySchema = z.object({
   phone: z.string(),
   reason: z.string().nullable(),
   created_at: z.string(),
+  /** Where it came from: manual (the operator), keyword, button, meta_marketing (stopped marketing in WhatsApp). */
+  origin: z.enum(['manual', 'keyword', 'button', 'meta_marketing']).optional(),
+  /** The person's business-scoped user id, when known. */
+  bsuid: z.string().nullable().optional(),
 });
+
+/** Spanish labels of `origin` for the blacklist screen. */
+export const BLACKLIST_ORIGIN_LABELS: Record<'manual' | 'keyword' | 'button' | 'meta_marketing', string> = {
+  manual: 'Agregado a mano',
+  keyword: 'Palabra de baja',
+  button: 'Botón «Baja»',
+  meta_marketing: 'Dejó de recibir marketing (WhatsApp)',
+};
 export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 export const addBlacklistSchema = z.strictObject({

@@ -130,8 +130,21 @@ export const campaignMessageSchema = z.object({
   failed_at: z.string().nullable(),
   /** Accepted but held by Meta for quality assessment, not delivered yet: "Retenido por Meta". */
   held: z.boolean(),
+  /** Meta's pricing category of the message (status webhooks), when reported. */
+  pricing_category: z.string().nullable().optional(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
+
+/** Spanish labels of Meta's pricing categories (status webhook `pricing.category`). */
+export const PRICING_CATEGORY_LABELS: Record<string, string> = {
+  marketing: 'Marketing',
+  marketing_lite: 'Marketing (API de marketing)',
+  utility: 'Utilidad',
+  authentication: 'Autenticación',
+  authentication_international: 'Autenticación internacional',
+  service: 'Servicio',
+  referral_conversion: 'Conversión por anuncio',
+};
 
 export const campaignMessagesPageSchema = z.object({
   messages: z.array(campaignMessageSchema),

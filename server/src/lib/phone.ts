@@ -1,4 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { isBsuid } from './bsuid';
 
 /**
  * Phones are compared as E.164 everywhere (blacklist, dedup, webhooks). Kommo holds
@@ -8,7 +9,7 @@ import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from
  * `+54 9 11 1234-5678`, `5491112345678` and the wa_id `541112345678` are the same person.
  */
 export function toE164(raw: string | null | undefined, defaultCountry?: CountryCode): string | null {
-  if (!raw) return null;
+  if (!raw || isBsuid(raw)) return null;
   const cleaned = raw.trim();
   if (cleaned.replace(/\D/g, '').length < 6) return null;
   const withPlus = /^\+/.test(cleaned) || !defaultCountry ? ensurePlus(cleaned) : cleaned;
@@ -31,6 +32,8 @@ function ensurePlus(v: string): string {
 
 /** Canonical key for "same number" checks: digits of the E.164 form with mobile tokens folded. */
 export function phoneKey(e164: string): string {
+  // A BSUID is its own key (it has letters and a dot, so it never equals a phone's digits).
+  if (isBsuid(e164)) return e164.trim();
   const digits = e164.replace(/\D/g, '');
   if (digits.startsWith('549') && digits.length === 13) return '54' + digits.slice(3);
   if (digits.startsWith('521') && digits.length === 13) return '52' + digits.slice(3);

@@ -61,6 +61,12 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   failedAt: timestamp('failed_at', { withTimezone: true }),
   /** 0016: Meta answered `held_for_quality_assessment` (template pacing): "Retenido por Meta". */
   heldAt: timestamp('held_at', { withTimezone: true }),
+  /** 0013: Meta's `pricing` of the status webhooks. */
+  pricingCategory: text('pricing_category'),
+  pricingType: text('pricing_type'),
+  pricingModel: text('pricing_model'),
+  /** 0013: the business-scoped user id sent to or reported by Meta. */
+  bsuid: text('bsuid'),
 });
 
 export const senderLeases = pgTable('sender_leases', {

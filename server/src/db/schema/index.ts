@@ -2,3 +2,4 @@ export * from './users';
 export * from './kommo';
 export * from './whatsapp';
 export * from './campaigns';
+export * from './meta';

@@ -63,6 +63,10 @@ export const blacklist = pgTable('blacklist', {
   phoneKey: text('phone_key').notNull(),
   reason: text('reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0013: manual | keyword | button | meta_marketing (see services/blacklist/origins.ts). */
+  origin: text('origin').notNull().default('manual'),
+  /** 0013: the person's business-scoped user id, when known. */
+  bsuid: text('bsuid'),
 });
 
 /** Tag names seen per account (kept by the sync) so tag pickers never scan every contact. */

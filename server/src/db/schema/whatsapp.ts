@@ -40,6 +40,10 @@ export const optOuts = pgTable(
     whatsappAccountId: integer('whatsapp_account_id').references(() => whatsappAccounts.id, { onDelete: 'set null' }),
     word: text('word').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 0013: keyword | button | meta_marketing. */
+    origin: text('origin').notNull().default('keyword'),
+    /** 0013: the person's business-scoped user id, when known. */
+    bsuid: text('bsuid'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.phoneKey] })],
 );

@@ -7,6 +7,8 @@ import {
   type DeliveryFact,
 } from '../../services/campaigns/recipient-transitions';
 import { jsonParam, retryOnConflict } from '../../db/sql';
+import { MARKETING_STOPPED } from '../../integrations/whatsapp/send-errors';
+import { blacklistStoppedRecipients } from '../../services/blacklist/marketing-opt-out';
 
 /**
  * Collects the results of every sender of this process in memory and writes them in a few
@@ -120,6 +122,9 @@ export class ResultWriter {
         this.onError(err);
       }
     }
+    // 131050 on send: the person stopped marketing messages; blacklisted (marketing-opt-out.ts).
+    const stopped = outcomes.filter((o) => o.kind === 'failed' && o.code === MARKETING_STOPPED).map((o) => o.recipientId);
+    if (stopped.length) await retryOnConflict(() => blacklistStoppedRecipients(this.db, stopped)).catch(this.onError);
     if (perAccount.size) {
       try {
         await retryOnConflict(() => this.recordDailyCounts(perAccount));

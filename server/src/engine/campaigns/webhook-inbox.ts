@@ -14,10 +14,12 @@ import {
 } from '../../services/templates/template-risk';
 import { claimsToBeOurs, createCallbackData, type CallbackData, type CallbackTarget } from './callback-data';
 import type { CampaignEngineOptions } from './options';
-import { isOptOut, recordOptOut } from '../../services/blacklist/opt-out';
+import { isOptIn, isOptOut, recordOptIn, recordOptOut } from '../../services/blacklist/opt-out';
+import { applyChanges, learnInboundBsuids } from './webhook-fields';
+import { applyStatusExtras } from './status-extras';
 import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
-import { readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
+import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
 
 const MAX_EVENT_ATTEMPTS = 8;
@@ -104,11 +106,12 @@ export class WebhookInbox {
           order by id limit ${limit} for update skip locked`,
     );
     if (!events.length) return 0;
-    const contents: WebhookContents = { statuses: [], inbound: [], templateUpdates: [] };
+    const contents: WebhookContents = emptyContents();
     for (const e of events) readWebhook(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload, contents);
     await applyStatuses(tx, contents.statuses, this.statusCheck);
     for (const m of contents.inbound) {
       if (isOptOut(m.text)) await recordOptOut(tx, m);
+      else if (isOptIn(m.text)) await recordOptIn(tx, m);
       else {
         const tenant = await optOutButtonTenant(tx, this.buttonPayload, m);
         if (tenant !== null) await recordOptOut(tx, m, tenant);
@@ -118,6 +121,8 @@ export class WebhookInbox {
       const effects = await applyTemplateUpdate(tx, t);
       for (const id of [...effects.paused, ...effects.resumed]) this.changedCampaigns.add(id);
     }
+    await learnInboundBsuids(tx, contents.inbound);
+    await applyChanges(tx, contents.changes);
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
       sql`delete from webhook_events where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))`,
@@ -213,12 +218,17 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
 
   let foreign = 0;
   const facts = new Map<number, DeliveryFact>();
+  const matched: Array<{ recipientId: number; status: StatusUpdate }> = [];
+  const unmatched: StatusUpdate[] = [];
   for (const s of statuses) {
     const opaque = byOpaque.get(s);
     let recipientId: number | undefined;
     if (opaque) {
       const row = rowOf.get(opaque.recipientId);
-      if (!row || row.campaignId !== opaque.campaignId) continue;
+      if (!row || row.campaignId !== opaque.campaignId) {
+        unmatched.push(s);
+        continue;
+      }
       if (row.phoneNumberId !== s.phoneNumberId) {
         foreign++;
         continue;
@@ -228,7 +238,10 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
       recipientId = opaque.recipientId;
     } else {
       recipientId = idOfWamid.get(s.wamid);
-      if (recipientId === undefined) continue;
+      if (recipientId === undefined) {
+        unmatched.push(s);
+        continue;
+      }
       if (rowOf.get(recipientId)?.phoneNumberId !== s.phoneNumberId) {
         foreign++;
         continue;
@@ -236,10 +249,13 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
     }
     const fact = facts.get(recipientId) ?? { recipientId, wamid: s.wamid };
     facts.set(recipientId, fold(fact, s));
+    matched.push({ recipientId, status: s });
   }
   if (unsigned) check.warn(`${unsigned} delivery status(es) ignored: callback data without a valid signature`);
   if (foreign) check.warn(`${foreign} delivery status(es) ignored: sent from another number than the campaign's`);
-  return applyDeliveryFacts(db, [...facts.values()]);
+  const applied = await applyDeliveryFacts(db, [...facts.values()]);
+  await applyStatusExtras(db, matched, unmatched);
+  return applied;
 }
 
 const earliest = (a: string | null | undefined, b: string) => (a && a < b ? a : b);

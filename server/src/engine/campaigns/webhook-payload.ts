@@ -12,6 +12,37 @@ export interface StatusUpdate {
   /** `metadata.phone_number_id` of the change: the number the message was sent from. */
   phoneNumberId: string;
   error: { code: number | null; message: string | null } | null;
+  /** `pricing` (status-pricing.ts): what Meta charges for the message; null when absent. */
+  pricing?: StatusPricing | null;
+  /** `recipient_id` (the phone); absent for username users. */
+  recipientPhone?: string | null;
+  /** `recipient_user_id` (BSUID), when sent. */
+  recipientUserId?: string | null;
+  /** `entry.id`. */
+  wabaId?: string;
+}
+
+export interface StatusPricing {
+  category: string | null;
+  type: string | null;
+  model: string | null;
+}
+
+/**
+ * One change of a webhook, as Meta sent it: every field other than `messages` (account_update,
+ * user_preferences, phone_number_quality_update…), and a `messages` change's value-level
+ * `errors`. applyBatch records each one (meta-events.ts) and hands it to the handlers of its
+ * field (webhook-fields.ts), where other code adds its own.
+ */
+export interface MetaChange {
+  field: string;
+  /** `entry.id`: the WABA. */
+  wabaId: string;
+  /** `metadata.phone_number_id` when the change carries one. */
+  phoneNumberId: string | null;
+  value: Record<string, unknown>;
+  /** Meta's time of the event (`entry.time`, or the value's own timestamp); null when absent. */
+  at: Date | null;
 }
 
 export interface InboundText {
@@ -22,6 +53,8 @@ export interface InboundText {
   text: string;
   /** A quick-reply tap's `button.payload` (ours are signed: see button-payload.ts), else null. */
   buttonPayload: string | null;
+  /** `from_user_id` / `contacts[].user_id` (BSUID), when sent; `from` is '' for a username user. */
+  userId?: string | null;
 }
 
 export interface TemplateUpdate {
@@ -37,7 +70,11 @@ export interface WebhookContents {
   statuses: StatusUpdate[];
   inbound: InboundText[];
   templateUpdates: TemplateUpdate[];
+  /** Every other change (see MetaChange). */
+  changes: MetaChange[];
 }
+
+export const emptyContents = (): WebhookContents => ({ statuses: [], inbound: [], templateUpdates: [], changes: [] });
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
@@ -52,7 +89,13 @@ function isoFromUnix(v: unknown): string {
 /** The template fields of a WABA's webhook (template-risk.ts applies them). */
 const TEMPLATE_FIELDS = new Set(['message_template_status_update', 'template_category_update', 'message_template_quality_update']);
 
-export function readWebhook(payload: unknown, into: WebhookContents = { statuses: [], inbound: [], templateUpdates: [] }): WebhookContents {
+function timeOf(v: unknown): Date | null {
+  const seconds = Number(v);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
+}
+
+export function readWebhook(payload: unknown, into: WebhookContents = emptyContents()): WebhookContents {
+  into.changes ??= [];
   const root = obj(payload);
   if (!root) return into;
   for (const entry of arr(root.entry)) {
@@ -62,18 +105,38 @@ export function readWebhook(payload: unknown, into: WebhookContents = { statuses
       const c = obj(change);
       const value = obj(c?.value);
       if (!c || !value) continue;
-      if (typeof c.field === 'string' && TEMPLATE_FIELDS.has(c.field)) {
+      const field = str(c.field) ?? '';
+      const changeWaba = str(e.id) ?? '';
+      if (field !== 'messages') {
+        into.changes.push({
+          field: field.slice(0, 100),
+          wabaId: changeWaba,
+          phoneNumberId: str(obj(value.metadata)?.phone_number_id),
+          value,
+          at: timeOf(e.time) ?? timeOf(value.timestamp),
+        });
+      } else if (arr(value.errors).length) {
+        into.changes.push({
+          field: 'messages',
+          wabaId: changeWaba,
+          phoneNumberId: str(obj(value.metadata)?.phone_number_id),
+          value: { errors: value.errors },
+          at: timeOf(e.time),
+        });
+      }
+      if (TEMPLATE_FIELDS.has(field)) {
         const wabaId = str(e.id);
         const seconds = Number(e.time);
         const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : null;
-        if (wabaId) into.templateUpdates.push({ field: c.field, wabaId, value, at });
+        if (wabaId) into.templateUpdates.push({ field, wabaId, value, at });
         continue;
       }
       if (c.field !== 'messages') continue;
       const phoneNumberId = str(obj(value.metadata)?.phone_number_id) ?? '';
-      for (const s of arr(value.statuses)) readStatus(obj(s), phoneNumberId, into.statuses);
+      for (const s of arr(value.statuses)) readStatus(obj(s), phoneNumberId, into.statuses, changeWaba);
+      const contacts = arr(value.contacts).map(obj);
       for (const m of arr(value.messages)) {
-        const inbound = readInbound(obj(m), phoneNumberId, str(e.id) ?? '');
+        const inbound = readInbound(obj(m), phoneNumberId, str(e.id) ?? '', contacts);
         if (inbound) into.inbound.push(inbound);
       }
     }
@@ -81,7 +144,7 @@ export function readWebhook(payload: unknown, into: WebhookContents = { statuses
   return into;
 }
 
-function readStatus(s: Json | null, phoneNumberId: string, out: StatusUpdate[]) {
+function readStatus(s: Json | null, phoneNumberId: string, out: StatusUpdate[], wabaId = '') {
   const wamid = str(s?.id);
   const status = str(s?.status);
   if (!s || !wamid || !status) return;
@@ -99,18 +162,35 @@ function readStatus(s: Json | null, phoneNumberId: string, out: StatusUpdate[]) 
           message: [str(firstError.title) ?? str(firstError.message), details].filter(Boolean).join(': ') || null,
         }
       : null,
+    pricing: readPricing(obj(s.pricing)),
+    recipientPhone: str(s.recipient_id),
+    recipientUserId: str(s.recipient_user_id),
+    wabaId,
   });
 }
 
-/** Text, a quick-reply button or an interactive reply: whatever the person wrote or tapped. */
-function readInbound(m: Json | null, phoneNumberId: string, wabaId: string): InboundText | null {
-  const from = str(m?.from);
-  if (!m || !from) return null;
+/** `pricing` of a status: category, type (regular, free_customer_service, free_entry_point), model (PMP). */
+function readPricing(p: Json | null): StatusPricing | null {
+  if (!p) return null;
+  const cut = (v: unknown) => str(v)?.slice(0, 60) ?? null;
+  const pricing = { category: cut(p.category), type: cut(p.type), model: cut(p.pricing_model) };
+  return pricing.category || pricing.type || pricing.model ? pricing : null;
+}
+
+/**
+ * Text, a quick-reply button or an interactive reply: whatever the person wrote or tapped. A
+ * username user's message has no `from`, only `from_user_id` (and `contacts[].user_id`).
+ */
+function readInbound(m: Json | null, phoneNumberId: string, wabaId: string, contacts: Array<Json | null> = []): InboundText | null {
+  const from = str(m?.from) ?? '';
+  const contact = contacts.find((c) => c && (!from || str(c.wa_id) === from)) ?? contacts[0] ?? null;
+  const userId = str(m?.from_user_id) ?? str(contact?.user_id);
+  if (!m || (!from && !userId)) return null;
   const text =
     str(obj(m.text)?.body) ??
     str(obj(m.button)?.text) ??
     str(obj(m.button)?.payload) ??
     str(obj(obj(m.interactive)?.button_reply)?.title) ??
     str(obj(obj(m.interactive)?.list_reply)?.title);
-  return text ? { phoneNumberId, wabaId, from, text, buttonPayload: str(obj(m.button)?.payload) ?? null } : null;
+  return text ? { phoneNumberId, wabaId, from, text, buttonPayload: str(obj(m.button)?.payload) ?? null, userId } : null;
 }

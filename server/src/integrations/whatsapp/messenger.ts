@@ -1,5 +1,6 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { classifyGraphError, type ErrorClass } from './send-errors';
+import { addressOf } from './recipient-address';
 
 /**
  * Template sends for the campaign sender: one keep-alive pool per sending number, explicit
@@ -31,7 +32,7 @@ export interface TemplateSend {
   phoneNumberId: string;
   /** Decrypted; only ever placed in the Authorization header. */
   accessToken: string;
-  /** E.164. */
+  /** E.164, or the person's BSUID when no phone is known (sent as `recipient`, see recipient-address.ts). */
   to: string;
   templateName: string;
   language: string;
@@ -90,7 +91,7 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
       const body = JSON.stringify({
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
-        to: m.to,
+        ...addressOf(m.to),
         type: 'template',
         biz_opaque_callback_data: m.bizOpaque,
         template: {

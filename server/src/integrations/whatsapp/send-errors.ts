@@ -29,7 +29,15 @@ const SYSTEMIC: Record<number, { scope: 'account' | 'template'; reason: string }
   132016: { scope: 'template', reason: 'Meta deshabilitó la plantilla de forma permanente.' },
 };
 
+/**
+ * 131050: the person stopped marketing messages from this business (WhatsApp's «Ofertas y
+ * anuncios» setting). Never retried; the number goes on the tenant's blacklist
+ * (services/blacklist/marketing-opt-out.ts) until a user_preferences «resume» arrives.
+ */
+export const MARKETING_STOPPED = 131050;
+
 export function classifyGraphError(code: number | null, httpStatus: number): ErrorClass {
+  if (code === MARKETING_STOPPED) return { kind: 'permanent' };
   if (code !== null) {
     const systemic = SYSTEMIC[code];
     if (systemic) return { kind: 'systemic', ...systemic };

@@ -18,7 +18,14 @@ const LIST_LIMIT = 10_000;
 const INVALID_PHONE = 'Número de teléfono inválido. Usa el formato internacional, por ejemplo +54 9 11 1234-5678';
 
 function toEntry(r: Row): BlacklistEntry {
-  return { id: r.id, phone: r.phone, reason: r.reason, created_at: new Date(r.createdAt).toISOString() };
+  return {
+    id: r.id,
+    phone: r.phone,
+    reason: r.reason,
+    created_at: new Date(r.createdAt).toISOString(),
+    origin: r.origin as NonNullable<BlacklistEntry['origin']>,
+    bsuid: r.bsuid,
+  };
 }
 
 /**

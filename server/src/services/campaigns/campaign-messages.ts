@@ -22,6 +22,7 @@ interface RawMessage {
   read_at: string | null;
   failed_at: string | null;
   held: boolean;
+  pricing_category?: string | null;
 }
 
 /** One page of a campaign's recipients in a stable order, optionally of one status. */
@@ -38,7 +39,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
     sql`select r.id, r.contact_id, c.name as contact_name, coalesce(r.phone, c.phone_raw) as phone, r.status,
           r.error_code, r.error_message, r.wamid, r.attempts,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
-          ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at,
+          ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
           (r.held_at is not null and r.status = 'sent') as held
         from campaign_recipients r
         left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
@@ -62,6 +63,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       read_at: r.read_at,
       failed_at: r.failed_at,
       held: Boolean(r.held),
+      pricing_category: r.pricing_category ?? null,
     })),
     total: Number(count?.n ?? 0),
     page,

@@ -174,6 +174,22 @@ export async function resumeAfterTemplate(db: Queryable, templateIds: number[]):
   );
 }
 
+/**
+ * Meta banned or restricted a WABA (account_update webhook): every sending campaign of every
+ * verified number of that WABA pauses with the reason. Returns the paused ids.
+ */
+export async function pauseWabaCampaigns(db: Queryable, wabaId: string, reason: string): Promise<number[]> {
+  return ids(
+    await rowsOf<{ id: number }>(
+      db,
+      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
+          where ${statusIn(CAN_PAUSE)} and whatsapp_account_id in (
+            select id from whatsapp_accounts where business_account_id = ${wabaId} and owner_verified_at is not null)
+          returning id`,
+    ),
+  );
+}
+
 /** A scheduled start that cannot happen: paused with the reason so the owner sees it. False if another worker moved it first. */
 export async function pauseFailedStart(db: Queryable, id: number, reason: string): Promise<boolean> {
   const rows = await rowsOf<{ id: number }>(

@@ -16,6 +16,9 @@ const PHONE_KEY = sql.raw(`case
     when p.digits ~ '^521[0-9]{10}$' then '52' || substr(p.digits, 4)
     else p.digits end`);
 
+/** lib/bsuid.ts in SQL: a Kommo phone field holding a BSUID makes the contact reachable by it. */
+const BSUID_RAW = sql.raw(`case when c.phone is null and btrim(c.phone_raw) ~ '^[A-Z]{2}[.](ENT[.])?[A-Za-z0-9]{1,64}$' then btrim(c.phone_raw) end`);
+
 export interface FreezeResult {
   total: number;
   pending: number;
@@ -36,21 +39,25 @@ export async function freezeAudience(
   const [row] = await rowsOf<{ total: number; pending: number; skipped: number }>(
     db,
     sql`with audience as (
-      select c.id as contact_id, c.phone,
-        case when c.phone ~ '^\\+[1-9][0-9]{6,14}$' then ${PHONE_KEY} end as phone_key
+      select c.id as contact_id, coalesce(c.phone, ${BSUID_RAW}) as phone,
+        coalesce(case when c.phone ~ '^\\+[1-9][0-9]{6,14}$' then ${PHONE_KEY} end, ${BSUID_RAW}) as phone_key,
+        ${BSUID_RAW} as bsuid
       from contacts c
       cross join lateral (select regexp_replace(coalesce(c.phone, ''), '[^0-9]', '', 'g') as digits) p
       where ${where}
     ),
     ranked as (
-      select a.*, row_number() over (partition by a.phone_key order by a.contact_id) as n from audience a
+      select a.*, row_number() over (partition by a.phone_key order by a.contact_id) as n,
+        coalesce(a.bsuid, cb.bsuid) as known_bsuid
+      from audience a left join contact_bsuids cb on cb.user_id = ${campaign.userId}::int and cb.phone_key = a.phone_key
     ),
     ins as (
-      insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message)
+      insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid)
       select ${campaign.id}, ${campaign.userId}::int, contact_id, phone,
         case when phone_key is not null and n = 1 then phone_key end,
         case when phone_key is not null and n = 1 then 'pending' else 'skipped' end,
-        case when phone_key is null then ${NO_VALID_PHONE}::text when n > 1 then ${DUPLICATE_PHONE}::text end
+        case when phone_key is null then ${NO_VALID_PHONE}::text when n > 1 then ${DUPLICATE_PHONE}::text end,
+        known_bsuid
       from ranked
       returning status
     ),

@@ -1,4 +1,4 @@
-import type { BlacklistEntry } from '@masivo/contract/blacklist';
+import { BLACKLIST_ORIGIN_LABELS, type BlacklistEntry } from '@masivo/contract/blacklist';
 import { Ban, Trash2 } from 'lucide-react';
 import toast from 'react-hot-toast';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -8,6 +8,10 @@ import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+
+/** Where the entry came from (typed, a BAJA, a «Baja» button, a stop in WhatsApp), with the BSUID of a username user. */
+const originLabel = (e: BlacklistEntry) =>
+  `${BLACKLIST_ORIGIN_LABELS[e.origin ?? 'manual']}${e.bsuid && e.bsuid !== e.phone ? ` · ${e.bsuid}` : ''}`;
 
 export function BlacklistTable({ accountId, entries }: { accountId: number; entries: BlacklistEntry[] }) {
   const remove = useRemoveFromBlacklist(accountId);
@@ -41,6 +45,7 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
             title={<span className="font-mono">{e.phone}</span>}
             fields={[
               { label: 'Motivo', value: e.reason || '-', wide: true },
+              { label: 'Origen', value: originLabel(e) },
               { label: 'Fecha', value: formatDateTime(e.created_at), wide: true },
             ]}
             actions={removeButton(e)}
@@ -51,12 +56,13 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
   return (
     <TableScroll label="Blacklist">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Motivo', 'Fecha', 'Acciones']} dense />
+        <TableHead columns={['Teléfono', 'Motivo', 'Origen', 'Fecha', 'Acciones']} dense />
         <tbody className="divide-y divide-gray-100 bg-white">
           {entries.map((e) => (
             <tr key={e.id} className="hover:bg-gray-50">
               <td className="px-4 py-2.5 font-mono whitespace-nowrap text-gray-900">{e.phone}</td>
               <td className="px-4 py-2.5 text-gray-700">{e.reason || '-'}</td>
+              <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{originLabel(e)}</td>
               <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{formatDateTime(e.created_at)}</td>
               <td className="px-4 py-2.5">
                 {removeButton(e)}

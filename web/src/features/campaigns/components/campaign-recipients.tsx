@@ -1,4 +1,4 @@
-import { RECIPIENT_STATUSES, type Campaign, type CampaignMessage, type RecipientStatus } from '@masivo/contract/campaigns';
+import { PRICING_CATEGORY_LABELS, RECIPIENT_STATUSES, type Campaign, type CampaignMessage, type RecipientStatus } from '@masivo/contract/campaigns';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -85,6 +85,9 @@ function recipientError(m: CampaignMessage) {
   );
 }
 
+/** Meta's pricing category of the message, in Spanish (unknown ones as Meta names them). */
+const pricingLabel = (category: string) => PRICING_CATEGORY_LABELS[category] ?? category;
+
 function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   const phone = useIsPhone();
   if (phone)
@@ -101,6 +104,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               { label: 'Enviado', value: formatDateTime(m.sent_at) },
               { label: 'Entregado', value: formatDateTime(m.delivered_at) },
               { label: 'Leído', value: formatDateTime(m.read_at) },
+              ...(m.pricing_category ? [{ label: 'Cobro', value: pricingLabel(m.pricing_category) }] : []),
             ]}
           />
         ))}
@@ -109,7 +113,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído']} dense />
+        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído', 'Cobro']} dense />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
@@ -132,6 +136,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.sent_at)}</td>
               <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.delivered_at)}</td>
               <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.read_at)}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{m.pricing_category ? pricingLabel(m.pricing_category) : '-'}</td>
             </tr>
           ))}
         </tbody>
