@@ -11,6 +11,7 @@ import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
+import { applyMessagingLimitWebhooks } from '../../services/whatsapp-accounts/messaging-limit';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
@@ -100,6 +101,7 @@ export class WebhookInbox {
     for (const t of contents.templateUpdates) {
       await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
     }
+    await applyMessagingLimitWebhooks(tx, events.map((e) => e.payload));
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
       sql`delete from webhook_events where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))`,
