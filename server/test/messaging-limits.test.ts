@@ -195,3 +195,44 @@ describe('the account card', () => {
     expect(one.json()).toMatchObject({ daily_limit: 2000, daily_limit_used: 2 });
   });
 });
+
+describe('claims on one limited portfolio at the same time', () => {
+  it('never start more new people than the limit, whatever the interleaving of two numbers', async () => {
+    const { claimWithinBudget } = await import('../src/engine/campaigns/portfolio-budget');
+    const { seedCampaignWorld, insertContacts } = await import('./helpers/campaign-fixtures');
+    const { createCampaign } = await import('../src/services/campaigns/create-campaign');
+    const { startCampaign } = await import('../src/services/campaigns/start-campaign');
+    const { userId: owner } = await t.signUp();
+    const worlds = [
+      await seedCampaignWorld(t.ctx.db, t.ctx.secrets, owner, { number: { phoneNumberId: '5701', wabaId: '6701', token: 'x' }, contacts: 30 }),
+      await seedCampaignWorld(t.ctx.db, t.ctx.secrets, owner, { number: { phoneNumberId: '5702', wabaId: '6702', token: 'y' } }),
+    ];
+    // The second number's audience: 15 of the first one's people and 15 others.
+    await insertContacts(t.ctx.db, owner, worlds[1]!.kommoAccountId, 30, 16);
+    await t.ctx.db.execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-C', daily_limit = 20 where user_id = ${owner}`);
+    const ids: number[] = [];
+    for (const w of worlds) {
+      const c = await createCampaign(t.ctx, owner, { name: 'C', kommo_account_id: w.kommoAccountId, whatsapp_account_id: w.whatsappAccountId, template_id: w.templateId });
+      ids.push((await startCampaign(t.ctx, owner, c.id)).id);
+    }
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => claimWithinBudget(t.ctx.db, ids[i % 2]!, `w${i % 3}`, 4)));
+    const phones = new Set(results.flatMap((r) => r.claimed.map((c) => c.phoneKey)));
+    expect(phones.size).toBe(20);
+    const [used] = await rowsOf<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from portfolio_reach where user_id = ${owner}`);
+    expect(Number(used!.n)).toBe(20);
+    // Draining both: anyone already reached may still be claimed (free); new people never.
+    for (const id of ids) {
+      for (;;) {
+        const r = await claimWithinBudget(t.ctx.db, id, 'w9', 4);
+        for (const c of r.claimed) expect(phones.has(c.phoneKey)).toBe(true);
+        if (!r.claimed.length) {
+          expect(r.waitMs).toBeGreaterThan(23 * 3_600_000);
+          break;
+        }
+      }
+    }
+    // Both campaigns now wait, with the time they resume.
+    const waits = await rowsOf<{ w: boolean }>(t.ctx.db, sql`select limit_wait_until > now() + interval '23 hours' as w from campaigns where id in (${ids[0]!}, ${ids[1]!})`);
+    expect(waits.map((w) => w.w)).toEqual([true, true]);
+  });
+});
