@@ -333,8 +333,9 @@ export async function wakeDeferred(db: Db, limit = 5000): Promise<number[]> {
   const due = await rowsOf<{ campaign_id: number }>(
     db,
     sql`select distinct campaign_id from (
-          select x.campaign_id from campaign_recipients x
-          where x.status = 'deferred' and x.next_attempt_at <= now() order by x.next_attempt_at limit ${limit}) t`,
+          select x.campaign_id from campaign_recipients x join campaigns c on c.id = x.campaign_id
+          where x.status = 'deferred' and x.next_attempt_at <= now() and c.status in ('sending', 'completed', 'paused')
+          order by x.next_attempt_at limit ${limit}) t`,
   );
   if (!due.length) return [];
   await run(
