@@ -236,3 +236,28 @@ describe('claims on one limited portfolio at the same time', () => {
     expect(waits.map((w) => w.w)).toEqual([true, true]);
   });
 });
+
+describe('the count of the window between exact counts', () => {
+  it('adds what other numbers stamped since, so a reused count never lets a claim overspend', async () => {
+    const { claimWithinBudget } = await import('../src/engine/campaigns/portfolio-budget');
+    const { seedCampaignWorld } = await import('./helpers/campaign-fixtures');
+    const { createCampaign } = await import('../src/services/campaigns/create-campaign');
+    const { startCampaign } = await import('../src/services/campaigns/start-campaign');
+    const { userId: owner } = await t.signUp();
+    const w = await seedCampaignWorld(t.ctx.db, t.ctx.secrets, owner, { number: { phoneNumberId: '5801', wabaId: '6801', token: 'z' }, contacts: 40 });
+    await t.ctx.db.execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-D', daily_limit = 100 where user_id = ${owner}`);
+    const c = await createCampaign(t.ctx, owner, { name: 'D', kommo_account_id: w.kommoAccountId, whatsapp_account_id: w.whatsappAccountId, template_id: w.templateId });
+    await startCampaign(t.ctx, owner, c.id);
+    // An exact count (0 used), then 4 claimed.
+    expect((await claimWithinBudget(t.ctx.db, c.id, 'w1', 4)).claimed).toHaveLength(4);
+    // Meanwhile the portfolio's other numbers, in other processes, reached 93 other people.
+    await t.ctx.db.execute(sql`insert into portfolio_reach (user_id, portfolio_id, phone_key, reached_at)
+      select ${owner}, 'P-D', 'otro' || i, clock_timestamp() from generate_series(1, 93) i`);
+    // 97 used: only 3 new people fit, although the last exact count said 0.
+    const next = await claimWithinBudget(t.ctx.db, c.id, 'w1', 8);
+    expect(next.claimed).toHaveLength(3);
+    const last = await claimWithinBudget(t.ctx.db, c.id, 'w1', 8);
+    expect(last.claimed).toHaveLength(0);
+    expect(last.waitMs).toBeGreaterThan(23 * 3_600_000);
+  });
+});

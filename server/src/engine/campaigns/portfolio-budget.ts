@@ -48,14 +48,8 @@ export async function claimWithinBudget(db: Db, campaignId: number, owner: strin
   }
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`portfolio-reach:${userId}:${portfolioId}`}))`);
-    const [usage] = await rowsOf<{ used: number; resume_ms: number | string | null }>(
-      tx,
-      sql`select count(*)::int as used,
-            extract(epoch from (min(reached_at) + interval '24 hours' - now())) * 1000 as resume_ms
-          from portfolio_reach
-          where user_id = ${userId} and portfolio_id = ${portfolioId} and reached_at > now() - interval '24 hours'`,
-    );
-    const remaining = Math.max(0, cap - Number(usage?.used ?? 0));
+    const used = await usedPlaces(db, tx, { userId, portfolioId, cap, batch: limit });
+    const remaining = Math.max(0, cap - used);
     const claimed = await claimRecipients(tx as Db, campaignId, owner, limit, { userId, portfolioId, maxNew: remaining });
     if (claimed.length || remaining > 0) {
       if (b.waiting) await clearLimitWait(tx, campaignId);
@@ -67,13 +61,69 @@ export async function claimWithinBudget(db: Db, campaignId: number, owner: strin
     );
     if (!due) return { claimed, waitMs: null };
     // The oldest person of the window drops out first: one place frees up then.
-    const waitMs = Math.max(1_000, Number(usage?.resume_ms ?? 60_000));
-    await tx.execute(sql`update campaigns c set limit_wait_until = w.at
-      from (select coalesce(min(reached_at) + interval '24 hours', now() + interval '1 minute') as at from portfolio_reach
-            where user_id = ${userId} and portfolio_id = ${portfolioId} and reached_at > now() - interval '24 hours') w
-      where c.id = ${campaignId} and c.limit_wait_until is distinct from w.at`);
-    return { claimed, waitMs };
+    const [resume] = await rowsOf<{ at: Date | string; wait_ms: number | string }>(
+      tx,
+      sql`select w.at, extract(epoch from (w.at - now())) * 1000 as wait_ms from (
+            select coalesce(min(reached_at) + interval '24 hours', now() + interval '1 minute') as at from portfolio_reach
+            where user_id = ${userId} and portfolio_id = ${portfolioId} and reached_at > now() - interval '24 hours') w`,
+    );
+    await tx.execute(sql`update campaigns set limit_wait_until = ${isoOf(resume!.at)}::timestamptz
+      where id = ${campaignId} and limit_wait_until is distinct from ${isoOf(resume!.at)}::timestamptz`);
+    return { claimed, waitMs: Math.max(1_000, Number(resume!.wait_ms)) };
   });
+}
+
+const isoOf = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+/** An exact count of the window is reused this long, plus the stamps made since it. */
+const RECOUNT_MS = 5_000;
+
+interface Usage {
+  used: number;
+  /** Database time of the exact count (ISO, rounded down): later stamps are added to `used`. */
+  since: string;
+  countedAt: number;
+  cap: number;
+}
+
+/** Per database handle (one per process), per tenant and portfolio. */
+const usageCache = new WeakMap<object, Map<string, Usage>>();
+
+/**
+ * Unique people the portfolio reached in the moving 24 h, called under the portfolio's lock.
+ * Counting a window of 100,000 people on every claim would cost tens of milliseconds, so an
+ * exact count is reused for a few seconds and only the stamps made since are added: every
+ * later claim on a limited portfolio stamps under the same lock, after the count, with the
+ * clock time, so none is missed. That sum is an upper bound (someone stamped again is counted
+ * twice, people leaving the window are not subtracted): safe, never over the limit. Close to
+ * the limit, or when the cache is old, the count is exact again.
+ */
+async function usedPlaces(
+  handle: object,
+  tx: Queryable,
+  p: { userId: number; portfolioId: string; cap: number; batch: number },
+): Promise<number> {
+  let cache = usageCache.get(handle);
+  if (!cache) usageCache.set(handle, (cache = new Map()));
+  const key = `${p.userId}:${p.portfolioId}`;
+  const cached = cache.get(key);
+  if (cached && cached.cap === p.cap && performance.now() - cached.countedAt < RECOUNT_MS) {
+    const [fresh] = await rowsOf<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from portfolio_reach
+          where user_id = ${p.userId} and portfolio_id = ${p.portfolioId} and reached_at > ${cached.since}::timestamptz`,
+    );
+    const upper = cached.used + Number(fresh?.n ?? 0);
+    if (p.cap - upper > 2 * p.batch) return upper;
+  }
+  const [exact] = await rowsOf<{ used: number; at: Date | string }>(
+    tx,
+    sql`select count(*)::int as used, clock_timestamp() as at from portfolio_reach
+        where user_id = ${p.userId} and portfolio_id = ${p.portfolioId} and reached_at > now() - interval '24 hours'`,
+  );
+  const used = Number(exact?.used ?? 0);
+  cache.set(key, { used, since: isoOf(exact!.at), countedAt: performance.now(), cap: p.cap });
+  return used;
 }
 
 async function clearLimitWait(db: Queryable, campaignId: number) {

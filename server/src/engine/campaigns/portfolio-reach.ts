@@ -27,13 +27,17 @@ export function pickWithinBudget(reach: ClaimReach | undefined): SQL {
     ) t where not t.is_new or t.new_so_far <= ${reach.maxNew}`;
 }
 
-/** A CTE (with its leading comma) stamping the claimed recipients as reached now by the portfolio. */
+/**
+ * A CTE (with its leading comma) stamping the claimed recipients as reached now by the
+ * portfolio. The clock time, not the transaction's: a claim that waited for the portfolio's
+ * lock stamps after the count it follows (see usedPlaces in portfolio-budget.ts).
+ */
 export function recordReach(reach: ClaimReach | undefined): SQL {
   if (!reach) return sql``;
   return sql`,
         reached as (
           insert into portfolio_reach (user_id, portfolio_id, phone_key, reached_at)
-          select ${reach.userId}::int, ${reach.portfolioId}::text, cl.phone_key, now() from claimed cl where cl.phone_key is not null
+          select ${reach.userId}::int, ${reach.portfolioId}::text, cl.phone_key, clock_timestamp() from claimed cl where cl.phone_key is not null
           on conflict (user_id, portfolio_id, phone_key) do update set reached_at = excluded.reached_at
         )`;
 }
