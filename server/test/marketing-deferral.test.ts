@@ -5,6 +5,8 @@ import { DEFERRED_MESSAGE } from '../src/services/campaigns/marketing-deferral';
 import { US_MARKETING } from '../src/services/campaigns/us-marketing';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { pauseCampaign } from '../src/services/campaigns/pause-campaign';
+import { retryFailed } from '../src/services/campaigns/retry-failed';
 import { insertContact, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 import { postWebhook } from './helpers/webhook';
@@ -132,6 +134,38 @@ describe('131049 in a status webhook', () => {
     const failed = await waitFor(() => rowOf(c.id, r!.id), (x) => x.status === 'failed', 5_000, 'failed');
     expect(failed.error_message).toBe('Límite de marketing de Meta (131049): no se entregó en 2 intentos');
     await countersMatch(c.id);
+  });
+});
+
+describe('deferred recipients and the operator', () => {
+  it('a paused campaign keeps its due deferrals pending until «Iniciar»; «Reintentar fallidos» waits 24 h and starts a new window', async () => {
+    const c = await bed.launch(0, {}, 'Pausada');
+    await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 15_000, 'completed');
+    const [r1, r2] = await rowsOfCampaign(c.id);
+    await bed.t.ctx.db.execute(sql`update campaigns set deferred_max_attempts = 0 where id = ${c.id}`);
+    await refuse131049(r2!);
+    await waitFor(() => rowOf(c.id, r2!.id), (x) => x.status === 'failed', 5_000, 'failed at once (no attempts left)');
+    await bed.t.ctx.db.execute(sql`update campaigns set deferred_max_attempts = 2 where id = ${c.id}`);
+    await refuse131049(r1!);
+    await waitFor(() => rowOf(c.id, r1!.id), (x) => x.status === 'deferred', 5_000, 'deferred');
+
+    // «Reintentar fallidos»: the 131049 one waits 24 h, with its deferrals reset.
+    await retryFailed(bed.t.ctx, bed.userId, c.id);
+    const retried = await rowOf(c.id, r2!.id);
+    expect(retried).toMatchObject({ status: 'pending', deferrals: 0 });
+    expect(retried.wait_h).toBeGreaterThan(23.9);
+
+    // The campaign reopened for the retried row; paused now, its deferred row comes due.
+    await pauseCampaign(bed.t.ctx, bed.userId, c.id);
+    await wakeNow(r1!.id);
+    await waitFor(() => rowOf(c.id, r1!.id), (x) => x.status === 'pending', 5_000, 'due deferral back to pending');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await bed.campaign(c.id)).toMatchObject({ status: 'paused', deferred_count: 0 });
+    expect((await rowOf(c.id, r1!.id)).status).toBe('pending');
+    await countersMatch(c.id);
+    // «Iniciar» sends it.
+    await startCampaign(bed.t.ctx, bed.userId, c.id);
+    await waitFor(() => rowOf(c.id, r1!.id), (x) => x.status === 'sent' && x.wamid !== r1!.wamid, 15_000, 'sent after Iniciar');
   });
 });
 
