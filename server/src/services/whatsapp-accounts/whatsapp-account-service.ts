@@ -203,6 +203,8 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           ...(input.rate_per_second !== undefined && { ratePerSecond: input.rate_per_second }),
           // What Meta told about the old number or token no longer holds.
           ...(numberChanged && { isVerified: false, lastCheckedAt: null }),
+          // Its portfolio and messaging limit too: read again on the next "Probar".
+          ...(numberChanged && { businessPortfolioId: null, dailyLimit: null, dailyLimitAt: null }),
           ...(verify && { ownerVerifiedAt: new Date() }),
           updatedAt: new Date(),
         })
