@@ -27,13 +27,30 @@ export const CAN_EDIT: readonly CampaignStatus[] = ['draft', 'scheduled', 'pause
 export const CAN_RETRY: readonly CampaignStatus[] = ['sending', 'paused', 'completed'];
 
 /** Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request). */
-export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown'] as const;
+export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown', 'deferred'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export const DEFERRED_LABEL = 'Diferido: límite de marketing de Meta';
+export const LIMIT_WAIT_LABEL = 'En espera del límite diario de Meta';
 
 /** Ids are PostgreSQL integers: a larger number would be a database error, not a 400. */
 const MAX_ID = 2_147_483_647;
 
 const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * Meta's per-user marketing limit (131049) defers a recipient: how many more attempts, each at
+ * least 24 h after the last, and within how many hours of the first refusal.
+ */
+const deferredMaxAttemptsSchema = z.coerce
+  .number({ error: 'Los reintentos por límite de marketing deben ser un número entre 0 y 5' })
+  .int('Los reintentos por límite de marketing deben ser un número entero')
+  .min(0, 'Los reintentos por límite de marketing deben ser un número entre 0 y 5')
+  .max(5, 'Los reintentos por límite de marketing deben ser un número entre 0 y 5');
+const deferredWindowHoursSchema = z.coerce
+  .number({ error: 'La ventana de reintentos debe ser de 24 a 168 horas' })
+  .int('La ventana de reintentos debe ser un número entero de horas')
+  .min(24, 'La ventana de reintentos debe ser de 24 a 168 horas')
+  .max(168, 'La ventana de reintentos debe ser de 24 a 168 horas');
 
 /** Spec §3 creation payload. scheduled_at omitted (or null/empty) = draft. */
 export const createCampaignSchema = z.strictObject({
@@ -47,6 +64,8 @@ export const createCampaignSchema = z.strictObject({
     .union([z.iso.datetime({ offset: true, error: 'Fecha de programación inválida' }), z.literal(''), z.null()])
     .optional(),
   filters: contactFilterSchema.optional().default({ searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} }),
+  deferred_max_attempts: deferredMaxAttemptsSchema.optional().default(2),
+  deferred_window_hours: deferredWindowHoursSchema.optional().default(72),
 });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
@@ -62,6 +81,8 @@ export const updateCampaignSchema = z.strictObject({
   template_id: createCampaignSchema.shape.template_id.optional(),
   scheduled_at: createCampaignSchema.shape.scheduled_at,
   filters: contactFilterSchema.optional(),
+  deferred_max_attempts: deferredMaxAttemptsSchema.optional(),
+  deferred_window_hours: deferredWindowHoursSchema.optional(),
 });
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
@@ -86,6 +107,12 @@ export const campaignSchema = z.object({
   skipped_count: z.number(),
   unknown_count: z.number(),
   pending_count: z.number(),
+  /** Recipients deferred by Meta's per-user marketing limit, waiting for their retry. */
+  deferred_count: z.number(),
+  deferred_max_attempts: z.number(),
+  deferred_window_hours: z.number(),
+  /** Set while the campaign waits for the portfolio's daily messaging limit: when it resumes. */
+  limit_wait_until: z.string().nullable(),
   pause_reason: z.string().nullable(),
   /** Who paused it: the operator, Meta's template pause (resumes by itself) or the engine. */
   pause_origin: z.enum(['operator', 'template', 'engine']).nullable(),

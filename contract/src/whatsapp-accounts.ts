@@ -93,6 +93,12 @@ export const whatsappAccountSchema = z.object({
   code_verification_status: z.string().nullable(),
   throughput_level: z.string().nullable(),
   messaging_limit: z.string().nullable(),
+  /** The business portfolio owning the number (null: unknown; the WABA stands for it). */
+  business_portfolio_id: z.string().nullable(),
+  /** Meta's messaging limit of the portfolio: unique recipients per moving 24 h; -1 unlimited, null unknown. */
+  daily_limit: z.number().nullable(),
+  /** Unique recipients all numbers of the portfolio reached in the last 24 h. */
+  daily_limit_used: z.number(),
   rate_per_second: z.number(),
   daily_message_count: z.number(),
   last_message_sent_at: z.string().nullable(),

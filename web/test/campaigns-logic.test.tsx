@@ -68,7 +68,16 @@ describe('scheduling', () => {
 });
 
 describe('campaign form', () => {
-  const values = { name: 'Promo', description: '', kommo_account_id: 1, whatsapp_account_id: 2, template_id: 3, scheduled_local: '' };
+  const values = {
+    name: 'Promo',
+    description: '',
+    kommo_account_id: 1,
+    whatsapp_account_id: 2,
+    template_id: 3,
+    deferred_max_attempts: 2,
+    deferred_window_hours: 72,
+    scheduled_local: '',
+  };
   const filter = {
     searchQuery: '  ana ',
     tags: ['vip'],
@@ -89,6 +98,8 @@ describe('campaign form', () => {
       kommo_account_id: 1,
       whatsapp_account_id: 2,
       template_id: 3,
+      deferred_max_attempts: 2,
+      deferred_window_hours: 72,
       message_type: 'template',
       filters: {
         searchQuery: 'ana',

@@ -99,6 +99,8 @@ describe('NewCampaignPage', () => {
         kommo_account_id: 1,
         whatsapp_account_id: 1,
         template_id: 1,
+        deferred_max_attempts: 2,
+        deferred_window_hours: 72,
         message_type: 'template',
         filters: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', customFieldFilters: {} },
       },

@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import { kommoAccounts } from './kommo';
@@ -31,6 +31,12 @@ export const campaigns = pgTable('campaigns', {
   pauseReason: text('pause_reason'),
   /** 0016: 'operator', 'template' (resumes by itself when Meta unpauses the template) or 'engine'. */
   pauseOrigin: text('pause_origin'),
+  /** 0014: recipients deferred by Meta's per-user marketing limit (131049), waiting for their retry. */
+  deferredCount: integer('deferred_count').notNull().default(0),
+  deferredMaxAttempts: integer('deferred_max_attempts').notNull().default(2),
+  deferredWindowHours: integer('deferred_window_hours').notNull().default(72),
+  /** 0014: while waiting for the portfolio's daily limit, when the campaign resumes by itself. */
+  limitWaitUntil: timestamp('limit_wait_until', { withTimezone: true }),
   scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
   startedAt: timestamp('started_at', { withTimezone: true }),
   completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -67,7 +73,22 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   pricingModel: text('pricing_model'),
   /** 0013: the business-scoped user id sent to or reported by Meta. */
   bsuid: text('bsuid'),
+  /** 0014: how many times Meta's per-user marketing limit deferred it, and when first. */
+  deferrals: integer('deferrals').notNull().default(0),
+  firstDeferredAt: timestamp('first_deferred_at', { withTimezone: true }),
 });
+
+/** 0014: unique recipients a business portfolio reached, per tenant (see portfolio-budget.ts). */
+export const portfolioReach = pgTable(
+  'portfolio_reach',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    portfolioId: text('portfolio_id').notNull(),
+    phoneKey: text('phone_key').notNull(),
+    reachedAt: timestamp('reached_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.portfolioId, t.phoneKey] })],
+);
 
 export const senderLeases = pgTable('sender_leases', {
   whatsappAccountId: integer('whatsapp_account_id')

@@ -26,6 +26,12 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
   /** Set when Meta confirmed, with this account's token, that the number belongs to its WABA. */
   ownerVerifiedAt: timestamp('owner_verified_at', { withTimezone: true }),
+  /** 0014: the business portfolio owning the WABA (null: unknown, the WABA stands for it). */
+  businessPortfolioId: text('business_portfolio_id'),
+  /** 0014: the portfolio's messaging limit, unique recipients per moving 24 h; -1 unlimited, null unknown. */
+  dailyLimit: integer('daily_limit'),
+  /** 0014: Meta's time of that limit. */
+  dailyLimitAt: timestamp('daily_limit_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

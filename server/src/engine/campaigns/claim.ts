@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import type { ContactLike } from '../../services/variables/render';
+import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
 
 export interface ClaimedRecipient {
   id: number;
@@ -32,23 +33,24 @@ interface RawClaim {
  * or another worker hold a row without stalling the claim. The contact's current fields come
  * back for rendering; a contact deleted since the freeze renders with the mapping defaults.
  */
-export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number): Promise<ClaimedRecipient[]> {
+export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach): Promise<ClaimedRecipient[]> {
   const rows = await rowsOf<RawClaim>(
     db,
-    sql`with picked as (
-          select r.id from campaign_recipients r
+    sql`with candidates as (
+          select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r
           where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now()
           order by r.next_attempt_at, r.id
           limit ${limit}
           for update skip locked
         ),
+        picked as (${pickWithinBudget(reach)}),
         claimed as (
           update campaign_recipients r
           set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
           returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts
-        )
+        )${recordReach(reach)}
         select cl.id, cl.phone, cl.phone_key, cl.attempts, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from claimed cl left join contacts c on c.id = cl.contact_id
         order by cl.id`,

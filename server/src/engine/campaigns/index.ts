@@ -10,7 +10,8 @@ import type { BackgroundWork } from '../background-work';
 import { createButtonPayload } from './button-payload';
 import { createCallbackData } from './callback-data';
 import { CampaignMedia } from './campaign-media';
-import { claimRecipients, nextDueAt } from './claim';
+import { nextDueAt } from './claim';
+import { claimWithinBudget } from './portfolio-budget';
 import { SenderLeases } from './leases';
 import { resolveEngineOptions, type CampaignEngineOptions } from './options';
 import { schedulerTick } from './scheduler';
@@ -180,6 +181,8 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
     accessToken: account!.accessToken,
     allowPrivateHosts: ctx.config.MEDIA_ALLOW_PRIVATE_HOSTS,
   }));
+  /** Campaign id → when the portfolio's daily limit frees a place (epoch ms), while it waits. */
+  const limitWaits = new Map<number, number>();
   return {
     accountId,
     loadAccount: async () => (account = await loadSendingAccount(ctx.db, ctx.secrets, accountId)),
@@ -198,8 +201,18 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       }
     },
     activeCampaigns: (previous) => activeCampaignsOf(ctx.db, accountId, previous, (c) => media.headerMediaId(c)),
-    claim: (campaignId, limit) => claimRecipients(ctx.db, campaignId, ctx.instanceId, limit),
-    nextDueAt: (campaignId) => nextDueAt(ctx.db, campaignId),
+    claim: async (campaignId, limit) => {
+      const { claimed, waitMs } = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
+      if (waitMs === null) limitWaits.delete(campaignId);
+      else limitWaits.set(campaignId, Date.now() + waitMs);
+      return claimed;
+    },
+    // A campaign waiting for the portfolio's daily limit has nothing due until a place frees up.
+    nextDueAt: async (campaignId) => {
+      const due = await nextDueAt(ctx.db, campaignId);
+      const resumeAt = limitWaits.get(campaignId);
+      return due === null || resumeAt === undefined ? due : Math.max(due, resumeAt - Date.now());
+    },
     blacklisted: (campaign, phoneKeys) => blacklistedKeys(ctx.db, campaign.userId, campaign.kommoAccountId, phoneKeys),
     pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
     templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,

@@ -11,6 +11,8 @@ import {
   pauseOrphaned,
 } from '../../services/campaigns/campaign-transitions';
 import type { CampaignEngineOptions } from './options';
+import { pruneReach } from './portfolio-budget';
+import { wakeDueDeferred } from '../../services/campaigns/wake-deferred';
 
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
@@ -44,6 +46,8 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
   await step('mark stale in-flight unknown', () => retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs)));
   await step('complete finished campaigns', () => completeFinished(ctx.db));
   await step('pause orphaned campaigns', () => pauseOrphaned(ctx.db));
+  await step('wake due deferred recipients', () => wakeDueDeferred(ctx.db));
+  await step('prune portfolio reach', () => pruneReach(ctx.db));
   return changed;
 }
 

@@ -5,6 +5,7 @@ import { learnBsuids } from '../../services/contacts/contact-bsuids';
 import { phoneKey, toE164 } from '../../lib/phone';
 import { toBsuid } from '../../lib/bsuid';
 import { numberOwners } from '../../services/blacklist/opt-out';
+import { applyLimitUpdate, limitOfChange } from '../../services/whatsapp-accounts/messaging-limit';
 import { applyAccountUpdate } from './account-update';
 import { recordMetaEvents } from './meta-events';
 import type { InboundText, MetaChange } from './webhook-payload';
@@ -54,7 +55,16 @@ async function applyUserPreferences(db: Db, change: MetaChange): Promise<void> {
   }
 }
 
+/** The portfolio's messaging limit, in the new and the older shapes (messaging-limit.ts). */
+async function applyMessagingLimit(db: Db, change: MetaChange): Promise<void> {
+  const limit = limitOfChange(change.field, change.value);
+  if (limit === null || !change.wabaId) return;
+  await applyLimitUpdate(db, { wabaId: change.wabaId, limit, at: change.at ?? new Date() });
+}
+
 onField('account_update', applyAccountUpdate);
+onField('business_capability_update', applyMessagingLimit);
+onField('phone_number_quality_update', applyMessagingLimit);
 onField('user_preferences', applyUserPreferences);
 
 /** Inbound messages that name both the phone and the BSUID teach the number's tenant that pair. */

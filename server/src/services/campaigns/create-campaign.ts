@@ -42,6 +42,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       totalRecipients: total,
       pendingCount: 0,
       scheduledAt,
+      deferredMaxAttempts: data.deferred_max_attempts,
+      deferredWindowHours: data.deferred_window_hours,
     })
     .returning();
   return campaignDetail(ctx.db, userId, row);

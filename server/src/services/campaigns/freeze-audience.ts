@@ -3,6 +3,7 @@ import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { contactFilterSql } from '../contacts/filter-engine';
 import { rowsOf } from '../../db/sql';
+import { skipUsMarketing } from './us-marketing';
 
 export const NO_VALID_PHONE = 'Sin número de teléfono válido';
 export const DUPLICATE_PHONE = 'Número repetido: ya lo recibe otro contacto de la campaña';
@@ -75,5 +76,6 @@ export async function freezeAudience(
     )
     select t.total, t.pending, t.skipped from totals t`,
   );
-  return { total: Number(row?.total ?? 0), pending: Number(row?.pending ?? 0), skipped: Number(row?.skipped ?? 0) };
+  const usSkipped = await skipUsMarketing(db, campaign.id);
+  return { total: Number(row?.total ?? 0), pending: Number(row?.pending ?? 0) - usSkipped, skipped: Number(row?.skipped ?? 0) + usSkipped };
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jsonParam, rowsOf } from '../../db/sql';
+import { DEFERRED_MESSAGE, defersSql, exhaustedMessageSql, MARKETING_LIMIT_CODE } from './marketing-deferral';
 
 /**
  * Every change of a recipient's state goes through one of the statements below. Each one
@@ -22,7 +23,7 @@ const RANK_OF = (status: SQL) =>
 /**
  * `n` must be a CTE with: id, campaign_id, old_status, old_sent, old_delivered, old_read and
  * the new status, attempts, next_attempt_at, claimed_at, claim_owner, wamid, error_code,
- * error_message, sent_at, delivered_at, read_at, failed_at.
+ * error_message, sent_at, delivered_at, read_at, failed_at, deferrals, first_deferred_at.
  */
 function writeAndCount(ctes: SQL): SQL {
   return sql`with ${ctes},
@@ -31,7 +32,8 @@ function writeAndCount(ctes: SQL): SQL {
       status = n.status, attempts = n.attempts, next_attempt_at = n.next_attempt_at,
       claimed_at = n.claimed_at, claim_owner = n.claim_owner, wamid = n.wamid,
       error_code = n.error_code, error_message = n.error_message,
-      sent_at = n.sent_at, delivered_at = n.delivered_at, read_at = n.read_at, failed_at = n.failed_at
+      sent_at = n.sent_at, delivered_at = n.delivered_at, read_at = n.read_at, failed_at = n.failed_at,
+      deferrals = n.deferrals, first_deferred_at = n.first_deferred_at
     from n
     where r.id = n.id
       and (r.status, r.attempts, r.next_attempt_at, r.wamid, r.error_code, r.error_message,
@@ -52,6 +54,7 @@ function writeAndCount(ctes: SQL): SQL {
       sum((new_status = 'failed')::int - (old_status = 'failed')::int) as failed,
       sum((new_status = 'skipped')::int - (old_status = 'skipped')::int) as skipped,
       sum((new_status = 'unknown')::int - (old_status = 'unknown')::int) as unknown,
+      sum((new_status = 'deferred')::int - (old_status = 'deferred')::int) as deferred,
       sum((new_status in ('pending', 'sending'))::int - (old_status in ('pending', 'sending'))::int) as pending
     from changed group by campaign_id
   ),
@@ -63,6 +66,7 @@ function writeAndCount(ctes: SQL): SQL {
       failed_count = c.failed_count + d.failed,
       skipped_count = c.skipped_count + d.skipped,
       unknown_count = c.unknown_count + d.unknown,
+      deferred_count = c.deferred_count + d.deferred,
       pending_count = c.pending_count + d.pending,
       updated_at = now()
     from deltas d
@@ -75,6 +79,8 @@ function writeAndCount(ctes: SQL): SQL {
 /** The locked current version of the rows, with the "before" flags the counters need. */
 const OLD_COLUMNS = sql.raw(`o.id, o.campaign_id, o.status as old_status, o.sent_at is not null as old_sent,
   o.delivered_at is not null as old_delivered, o.read_at is not null as old_read`);
+/** The deferral columns kept as they are. */
+const SAME_DEFERRALS = sql.raw(`o.deferrals, o.first_deferred_at`);
 
 /**
  * No retry here: inside a transaction a deadlock aborts the whole transaction, so callers
@@ -122,8 +128,9 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     error_code: f.failed?.code ?? null,
     error_message: f.failed?.message ?? null,
   }));
-  const forward = sql`(o.status not in ('failed', 'skipped') and v.rnk > ${RANK_OF(sql`o.status`)})`;
+  const forward = sql`(o.status not in ('failed', 'skipped', 'deferred') and v.rnk > ${RANK_OF(sql`o.status`)})`;
   const fails = sql`(v.failed and v.rnk < 4 and o.status in ('pending', 'sending', 'unknown', 'sent'))`;
+  const defers = sql`(${fails} and ${defersSql(sql`v.error_code`, sql`coalesce(v.failed_ts, now())`)})`;
   return run(
     db,
     writeAndCount(sql`
@@ -140,7 +147,7 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
       select x.* from campaign_recipients x join v on v.id = x.id
       where x.id = any(array(select id from v)) and (
             (v.sent_ts is not null and x.sent_at is null)
-         or (x.status not in ('failed', 'skipped') and (
+         or (x.status not in ('failed', 'skipped', 'deferred') and (
               v.rnk > ${RANK_OF(sql`x.status`)}
               or (v.delivered_ts is not null and x.delivered_at is null)
               or (v.read_ts is not null and x.read_at is null)))
@@ -151,30 +158,37 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     ),
     n as (
       select s.id, s.campaign_id, s.old_status, s.old_sent, s.old_delivered, s.old_read,
-        s.new_status as status, s.attempts, s.next_attempt_at, s.claimed_at, s.claim_owner,
+        s.new_status as status, s.attempts,
+        case when s.defers then coalesce(s.failed_ts, now()) + interval '24 hours' else s.next_attempt_at end as next_attempt_at,
+        s.claimed_at, s.claim_owner,
         case when s.src = 'sender' then coalesce(s.wamid_new, s.wamid_old) else coalesce(s.wamid_old, s.wamid_new) end as wamid,
         case when s.becomes_failed then s.v_error_code
              when s.new_status in ('sent', 'delivered', 'read') and s.old_status in ('pending', 'sending', 'unknown') then null
              else s.o_error_code end as error_code,
-        case when s.becomes_failed then s.v_error_message
+        case when s.defers then ${DEFERRED_MESSAGE}::text
+             when s.becomes_failed and s.v_error_code = ${MARKETING_LIMIT_CODE} then s.exhausted_message
+             when s.becomes_failed then s.v_error_message
              when s.new_status in ('sent', 'delivered', 'read') and s.old_status in ('pending', 'sending', 'unknown') then null
              else s.o_error_message end as error_message,
         coalesce(s.o_sent_at, s.sent_ts) as sent_at,
-        case when s.new_status in ('failed', 'skipped') then s.o_delivered_at else coalesce(s.o_delivered_at, s.delivered_ts) end as delivered_at,
-        case when s.new_status in ('failed', 'skipped') then s.o_read_at else coalesce(s.o_read_at, s.read_ts) end as read_at,
-        case when s.becomes_failed then coalesce(s.failed_ts, now()) else s.o_failed_at end as failed_at
+        case when s.new_status in ('failed', 'skipped', 'deferred') then s.o_delivered_at else coalesce(s.o_delivered_at, s.delivered_ts) end as delivered_at,
+        case when s.new_status in ('failed', 'skipped', 'deferred') then s.o_read_at else coalesce(s.o_read_at, s.read_ts) end as read_at,
+        case when s.defers then s.o_failed_at when s.becomes_failed then coalesce(s.failed_ts, now()) else s.o_failed_at end as failed_at,
+        case when s.defers then s.deferrals + 1 else s.deferrals end as deferrals,
+        case when s.defers then coalesce(s.first_deferred_at, s.failed_ts, now()) else s.first_deferred_at end as first_deferred_at
       from (
         select ${OLD_COLUMNS}, o.attempts, o.next_attempt_at, o.claimed_at, o.claim_owner,
           o.wamid as wamid_old, v.wamid as wamid_new, v.src,
           o.error_code as o_error_code, o.error_message as o_error_message,
           v.error_code as v_error_code, v.error_message as v_error_message,
           o.sent_at as o_sent_at, o.delivered_at as o_delivered_at, o.read_at as o_read_at, o.failed_at as o_failed_at,
-          v.sent_ts, v.delivered_ts, v.read_ts, v.failed_ts,
-          case when ${fails} then 'failed'
+          v.sent_ts, v.delivered_ts, v.read_ts, v.failed_ts, ${SAME_DEFERRALS},
+          ${defers} as defers, ${exhaustedMessageSql} as exhausted_message,
+          case when ${defers} then 'deferred' when ${fails} then 'failed'
                when ${forward} then (case v.rnk when 3 then 'sent' when 4 then 'delivered' else 'read' end)
                else o.status end as new_status,
           ${fails} as becomes_failed
-        from o join v on v.id = o.id
+        from o join v on v.id = o.id join campaigns cp on cp.id = o.campaign_id
       ) s
     )`),
   );
@@ -220,17 +234,26 @@ export async function applyClaimOutcomes(db: Db, owner: string, outcomes: ClaimO
       where x.id = any(array(select id from v)) and x.claim_owner = ${owner} and x.status in ('sending', 'unknown')
       order by x.id for update
     ),
+    d as (
+      select o.id, v.kind = 'failed' and ${defersSql(sql`v.error_code`, sql`now()`)} as defers, ${exhaustedMessageSql} as exhausted_message
+      from o join v on v.id = o.id join campaigns cp on cp.id = o.campaign_id
+    ),
     n as (
       select ${OLD_COLUMNS},
-        case v.kind when 'failed' then 'failed' when 'skipped' then 'skipped' else 'pending' end as status,
+        case when d.defers then 'deferred' else (case v.kind when 'failed' then 'failed' when 'skipped' then 'skipped' else 'pending' end) end as status,
         case when v.kind = 'released' then greatest(o.attempts - 1, 0) else o.attempts end as attempts,
-        case when v.kind = 'retry' then now() + v.delay_ms * interval '1 millisecond' else o.next_attempt_at end as next_attempt_at,
+        case when d.defers then now() + interval '24 hours'
+             when v.kind = 'retry' then now() + v.delay_ms * interval '1 millisecond' else o.next_attempt_at end as next_attempt_at,
         o.claimed_at, o.claim_owner, o.wamid,
         case when v.kind = 'released' then o.error_code when v.kind = 'skipped' then null else v.error_code end as error_code,
-        case when v.kind = 'released' then o.error_message else v.error_message end as error_message,
+        case when d.defers then ${DEFERRED_MESSAGE}::text
+             when v.kind = 'failed' and v.error_code = ${MARKETING_LIMIT_CODE} then d.exhausted_message
+             when v.kind = 'released' then o.error_message else v.error_message end as error_message,
         o.sent_at, o.delivered_at, o.read_at,
-        case when v.kind = 'failed' then now() else o.failed_at end as failed_at
-      from o join v on v.id = o.id
+        case when v.kind = 'failed' and not d.defers then now() else o.failed_at end as failed_at,
+        case when d.defers then o.deferrals + 1 else o.deferrals end as deferrals,
+        case when d.defers then coalesce(o.first_deferred_at, now()) else o.first_deferred_at end as first_deferred_at
+      from o join v on v.id = o.id join d on d.id = o.id
     )`),
   );
 }
@@ -268,7 +291,7 @@ export async function markStaleInFlightUnknown(db: Db, graceMs: number, limit = 
     n as (
       select ${OLD_COLUMNS}, 'unknown'::text as status, o.attempts, o.next_attempt_at, o.claimed_at, o.claim_owner,
         o.wamid, null::int as error_code, ${UNKNOWN_MESSAGE}::text as error_message,
-        o.sent_at, o.delivered_at, o.read_at, o.failed_at
+        o.sent_at, o.delivered_at, o.read_at, o.failed_at, ${SAME_DEFERRALS}
       from o
     )`),
   );
@@ -295,8 +318,40 @@ export async function requeueRecipients(db: Db, campaignId: number, status: 'fai
         case when o.error_code = ${NOT_BEFORE_24H} then greatest(now(), coalesce(o.failed_at, now()) + interval '24 hours')
              else now() end as next_attempt_at,
         o.claimed_at, o.claim_owner, o.wamid, null::int as error_code, null::text as error_message,
-        o.sent_at, o.delivered_at, o.read_at, null::timestamptz as failed_at
+        o.sent_at, o.delivered_at, o.read_at, null::timestamptz as failed_at,
+        0 as deferrals, null::timestamptz as first_deferred_at
       from o
     )`),
   );
+}
+
+/**
+ * Deferred recipients (131049) whose retry time came → pending, in campaigns that may send
+ * (a cancelled one keeps them). Returns the ids of the campaigns they belong to.
+ */
+export async function wakeDeferred(db: Db, limit = 5000): Promise<number[]> {
+  const due = await rowsOf<{ campaign_id: number }>(
+    db,
+    sql`select distinct campaign_id from (
+          select x.campaign_id from campaign_recipients x join campaigns c on c.id = x.campaign_id
+          where x.status = 'deferred' and x.next_attempt_at <= now() and c.status in ('sending', 'completed', 'paused')
+          order by x.next_attempt_at limit ${limit}) t`,
+  );
+  if (!due.length) return [];
+  await run(
+    db,
+    writeAndCount(sql`
+    o as (
+      select x.* from campaign_recipients x join campaigns c on c.id = x.campaign_id
+      where x.status = 'deferred' and x.next_attempt_at <= now() and c.status in ('sending', 'completed', 'paused')
+      order by x.id limit ${limit} for update of x skip locked
+    ),
+    n as (
+      select ${OLD_COLUMNS}, 'pending'::text as status, o.attempts, now() as next_attempt_at,
+        o.claimed_at, o.claim_owner, o.wamid, o.error_code, o.error_message,
+        o.sent_at, o.delivered_at, o.read_at, o.failed_at, ${SAME_DEFERRALS}
+      from o
+    )`),
+  );
+  return due.map((r) => Number(r.campaign_id));
 }

@@ -27,6 +27,8 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   const changes: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date() };
   if (data.name !== undefined) changes.name = data.name;
   if (data.description !== undefined) changes.description = data.description;
+  if (data.deferred_max_attempts !== undefined) changes.deferredMaxAttempts = data.deferred_max_attempts;
+  if (data.deferred_window_hours !== undefined) changes.deferredWindowHours = data.deferred_window_hours;
 
   const kommoChanged = data.kommo_account_id !== undefined && data.kommo_account_id !== row.kommoAccountId;
   const filtersChanged = data.filters !== undefined && JSON.stringify(data.filters) !== JSON.stringify(row.filters);

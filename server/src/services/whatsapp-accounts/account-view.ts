@@ -6,7 +6,7 @@ export type WhatsAppAccountRow = typeof whatsappAccounts.$inferSelect;
 export const webhookUrlOf = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/api/webhooks/whatsapp`;
 
 /** The API view of an account: everything the screens show, never the token. */
-export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, publicUrl: string): WhatsAppAccount {
+export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, publicUrl: string, limitUsed = 0): WhatsAppAccount {
   return {
     id: row.id,
     name: row.name,
@@ -25,6 +25,9 @@ export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, p
     code_verification_status: row.codeVerificationStatus,
     throughput_level: row.throughputLevel,
     messaging_limit: row.messagingLimit,
+    business_portfolio_id: row.businessPortfolioId,
+    daily_limit: row.dailyLimit,
+    daily_limit_used: limitUsed,
     rate_per_second: row.ratePerSecond,
     daily_message_count: dailyCount,
     last_message_sent_at: row.lastMessageSentAt?.toISOString() ?? null,

@@ -5,6 +5,8 @@ import type { GraphClient } from '../../integrations/whatsapp/graph-client';
 import { getPhoneNumberInfo, type PhoneNumberInfo } from '../../integrations/whatsapp/phone-numbers';
 import type { SecretBox } from '../../lib/secret-box';
 import type { WhatsAppAccountRow } from './account-view';
+import { getWabaOwnerId } from '../../integrations/whatsapp/waba-owner';
+import { parseDailyLimit, portfolioKey, setPortfolioLimit } from './messaging-limit';
 
 /**
  * Reads the number from Meta (`GET /{phone_number_id}`) and stores what it says: display
@@ -18,11 +20,19 @@ export async function checkPhoneNumber(
   row: WhatsAppAccountRow,
 ): Promise<WhatsAppAccountRow> {
   const info = await getPhoneNumberInfo(graph, secrets.open(row.accessTokenEnc), row.phoneNumberId);
+  const portfolioId = (await getWabaOwnerId(graph, secrets.open(row.accessTokenEnc), row.businessAccountId)) ?? row.businessPortfolioId;
   const [updated] = await db
     .update(whatsappAccounts)
-    .set({ ...phoneInfoColumns(info), lastCheckedAt: new Date(), updatedAt: new Date() })
+    .set({ ...phoneInfoColumns(info), businessPortfolioId: portfolioId, lastCheckedAt: new Date(), updatedAt: new Date() })
     .where(eq(whatsappAccounts.id, row.id))
     .returning();
+  // The limit belongs to the portfolio: every account of the tenant on it gets the new value.
+  const limit = parseDailyLimit(info.whatsapp_business_manager_messaging_limit) ?? parseDailyLimit(info.messaging_limit_tier);
+  if (updated && limit !== null) {
+    await setPortfolioLimit(db, { userId: updated.userId, portfolioId: portfolioKey(updated) }, limit, new Date());
+    const [fresh] = await db.select().from(whatsappAccounts).where(eq(whatsappAccounts.id, row.id));
+    return fresh ?? updated;
+  }
   return updated ?? row;
 }
 

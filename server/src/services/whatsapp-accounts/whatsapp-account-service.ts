@@ -17,6 +17,7 @@ import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { checkPhoneNumber } from './phone-check';
 import { verifyNumberOwnership } from './verify-ownership';
 import { rowsOf } from '../../db/sql';
+import { portfolioKey, portfolioUsage } from './messaging-limit';
 
 type CreateInput = z.output<typeof createWhatsAppAccountSchema>;
 type UpdateInput = z.output<typeof updateWhatsAppAccountSchema>;
@@ -38,7 +39,8 @@ export function createWhatsAppAccountService(ctx: AppContext) {
       .select({ sent: whatsappMessageCounts.sent })
       .from(whatsappMessageCounts)
       .where(and(eq(whatsappMessageCounts.whatsappAccountId, row.id), sql`${whatsappMessageCounts.day} = current_date`));
-    return toWhatsAppAccount(row, count?.sent ?? 0, config.PUBLIC_URL);
+    const usage = await portfolioUsage(db, row.userId);
+    return toWhatsAppAccount(row, count?.sent ?? 0, config.PUBLIC_URL, usage.get(portfolioKey(row)) ?? 0);
   }
 
   async function owned(userId: number, id: number): Promise<WhatsAppAccountRow> {
@@ -135,7 +137,8 @@ export function createWhatsAppAccountService(ctx: AppContext) {
         .from(whatsappAccounts)
         .where(eq(whatsappAccounts.userId, userId))
         .orderBy(asc(whatsappAccounts.id));
-      return rows.map(({ row, today }) => toWhatsAppAccount(row, Number(today), config.PUBLIC_URL));
+      const usage = await portfolioUsage(db, userId);
+      return rows.map(({ row, today }) => toWhatsAppAccount(row, Number(today), config.PUBLIC_URL, usage.get(portfolioKey(row)) ?? 0));
     },
 
     async get(userId: number, id: number) {
@@ -200,6 +203,8 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           ...(input.rate_per_second !== undefined && { ratePerSecond: input.rate_per_second }),
           // What Meta told about the old number or token no longer holds.
           ...(numberChanged && { isVerified: false, lastCheckedAt: null }),
+          // Its portfolio and messaging limit too: read again on the next "Probar".
+          ...(numberChanged && { businessPortfolioId: null, dailyLimit: null, dailyLimitAt: null }),
           ...(verify && { ownerVerifiedAt: new Date() }),
           updatedAt: new Date(),
         })

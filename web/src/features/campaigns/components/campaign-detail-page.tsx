@@ -19,6 +19,7 @@ import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignRecipients } from './campaign-recipients';
 import { TemplateRiskNotice } from './template-section';
+import { CampaignLimitNote } from '@/components/campaign-limit-note';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -83,7 +84,17 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       )}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard title="Estado" value={<CampaignStatusBadge status={c.status} />} icon={<Activity className="h-6 w-6" />} tone="gray" />
+        <StatCard
+          title="Estado"
+          value={
+            <>
+              <CampaignStatusBadge status={c.status} />
+              <CampaignLimitNote campaign={c} />
+            </>
+          }
+          icon={<Activity className="h-6 w-6" />}
+          tone="gray"
+        />
         <StatCard title="Total Destinatarios" value={formatNumber(c.total_recipients)} icon={<Users className="h-6 w-6" />} />
         <StatCard title="Mensajes Enviados" value={formatNumber(c.messages_sent)} icon={<Send className="h-6 w-6" />} tone="green" />
         <StatCard title="Progreso" value={`${percent}%`} icon={<Percent className="h-6 w-6" />} tone="purple" />

@@ -6,7 +6,15 @@ import { isFutureLocalInput, localInputToIso } from './schedule';
 
 /** The form reuses the contract's creation rules; the schedule is kept as the picker's local value. */
 export const campaignFormSchema = createCampaignSchema
-  .pick({ name: true, description: true, kommo_account_id: true, whatsapp_account_id: true, template_id: true })
+  .pick({
+    name: true,
+    description: true,
+    kommo_account_id: true,
+    whatsapp_account_id: true,
+    template_id: true,
+    deferred_max_attempts: true,
+    deferred_window_hours: true,
+  })
   .extend({
     scheduled_local: z
       .string()
@@ -24,6 +32,8 @@ export function toCreatePayload(values: CampaignFormValues, filter: ContactFilte
     kommo_account_id: values.kommo_account_id,
     whatsapp_account_id: values.whatsapp_account_id,
     template_id: values.template_id,
+    deferred_max_attempts: values.deferred_max_attempts,
+    deferred_window_hours: values.deferred_window_hours,
     message_type: 'template',
     ...(scheduledAt ? { scheduled_at: scheduledAt } : {}),
     // Only filters that narrow the audience travel (spec §5: the others do not count).

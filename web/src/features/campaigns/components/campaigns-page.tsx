@@ -14,6 +14,7 @@ import { useStartCampaign } from '../api/start-campaign';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+import { CampaignLimitNote } from '@/components/campaign-limit-note';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -73,7 +74,12 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
     <StackedItem
       testId={`campaign-item-${c.id}`}
       title={c.name}
-      aside={<CampaignStatusBadge status={c.status} />}
+      aside={
+        <>
+          <CampaignStatusBadge status={c.status} />
+          <CampaignLimitNote campaign={c} />
+        </>
+      }
       fields={[
         ...(c.description ? [{ label: 'Descripción', value: c.description, wide: true }] : []),
         {
@@ -104,6 +110,7 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
       </td>
       <td className="px-6 py-4 whitespace-nowrap">
         <CampaignStatusBadge status={c.status} />
+        <CampaignLimitNote campaign={c} />
       </td>
       <td className="px-6 py-4 whitespace-nowrap">
         <div className="flex w-40 flex-col gap-1">

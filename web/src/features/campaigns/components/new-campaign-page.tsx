@@ -19,6 +19,7 @@ import { CampaignFilters } from './campaign-filters';
 import { RecipientsBox } from './recipients-box';
 import { nowAsLocalInput } from './schedule';
 import { TemplateSection } from './template-section';
+import { MarketingRetryFields } from './marketing-retry-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -33,7 +34,16 @@ export function NewCampaignPage() {
   const [filter, setFilter] = useState<ContactFilter>(EMPTY_FILTER);
   const { register, handleSubmit, watch, setValue, formState } = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
-    defaultValues: { name: '', description: '', kommo_account_id: '', whatsapp_account_id: '', template_id: '', scheduled_local: '' },
+    defaultValues: {
+      name: '',
+      description: '',
+      kommo_account_id: '',
+      whatsapp_account_id: '',
+      template_id: '',
+      scheduled_local: '',
+      deferred_max_attempts: 2,
+      deferred_window_hours: 72,
+    },
   });
   const errors = formState.errors;
   const kommoAccountId = idOf(watch('kommo_account_id'));
@@ -117,6 +127,10 @@ export function NewCampaignPage() {
             className="max-w-xs"
             {...register('scheduled_local')}
           />
+        </Section>
+
+        <Section title="Límite de marketing de Meta">
+          <MarketingRetryFields register={register} errors={errors} />
         </Section>
 
         <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />

@@ -1,4 +1,4 @@
-import type { RecipientStatus } from '@masivo/contract/campaigns';
+import { DEFERRED_LABEL, type RecipientStatus } from '@masivo/contract/campaigns';
 import type { BadgeTone } from '@/components/ui/badge';
 
 /** Spanish names of a recipient's delivery states (beyond the spec: the recipients table). */
@@ -11,6 +11,7 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   failed: 'Fallido',
   skipped: 'Omitido',
   unknown: 'Desconocido',
+  deferred: DEFERRED_LABEL,
 };
 
 export const RECIPIENT_STATUS_TONES: Record<RecipientStatus, BadgeTone> = {
@@ -22,6 +23,7 @@ export const RECIPIENT_STATUS_TONES: Record<RecipientStatus, BadgeTone> = {
   failed: 'red',
   skipped: 'yellow',
   unknown: 'yellow',
+  deferred: 'yellow',
 };
 
 /** Meta held the message for quality assessment (template pacing): not a failure. */
