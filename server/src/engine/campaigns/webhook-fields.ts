@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { applyMarketingPreference } from '../../services/blacklist/marketing-opt-out';
 import { learnBsuids } from '../../services/contacts/contact-bsuids';
