@@ -36,8 +36,20 @@ const whatsapp = await onPreferredPort(
       appSecret: APP_SECRET,
       webhookUrl: null,
       statusDelayMs: 300,
-      numbers: [{ phoneNumberId: WHATSAPP.phoneNumberId, wabaId: WHATSAPP.wabaId, token: WHATSAPP.token, displayPhoneNumber: WHATSAPP.display, verifiedName: 'Masivo Demo', qualityRating: 'GREEN', throughput: 80 }],
+      numbers: [{ phoneNumberId: WHATSAPP.phoneNumberId, wabaId: WHATSAPP.wabaId, token: WHATSAPP.token, displayPhoneNumber: WHATSAPP.display, verifiedName: 'Masivo Demo', qualityRating: 'GREEN', throughput: 80, messagingLimit: 'TIER_10K' }],
       templates: DEMO_TEMPLATES.map((t) => ({ ...t, wabaId: WHATSAPP.wabaId })),
+      // Meta's 2025–26 rules, so the demo shows them (docs/reglas-de-meta.md): the portfolio's
+      // daily limit, a few people at Meta's per-user marketing limit (131049), username users
+      // known only by their BSUID, messages held for quality, the limit webhooks in both shapes,
+      // and a pause ladder short enough to watch (3 and 6 minutes instead of hours).
+      rules: {
+        enforcePortfolioLimit: true,
+        legacyLimitShape: 'also',
+        marketingLimitShare: 0.03,
+        usernameShare: 0.02,
+        heldForQualityShare: 0.05,
+        pauseDurationsMs: [3 * 60_000, 6 * 60_000],
+      },
     }),
   4020,
 );
@@ -165,6 +177,10 @@ console.log(
     `  Contraseña: ${DEMO_USER.password}`,
     `  Kommo simulado: subdominio "${KOMMO.subdomain}" con ${KOMMO.contacts} contactos (${kommo.url})`,
     `  WhatsApp simulado: número +${WHATSAPP.display} con plantillas aprobadas (${whatsapp.url})`,
+    '  Reglas de Meta en el simulador (docs/reglas-de-meta.md), por ejemplo:',
+    `    pausar una plantilla:   curl -X POST ${whatsapp.url}/__control/template-quality -H 'content-type: application/json' -d '{"wabaId":"${WHATSAPP.wabaId}","name":"promo_mensual","score":"RED"}'`,
+    `    bajar el límite diario: curl -X POST ${whatsapp.url}/__control/messaging-limit -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}","limit":250}'`,
+    `    mejorar la velocidad:   curl -X POST ${whatsapp.url}/__control/throughput-upgrade -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}"}'`,
     'Ctrl+C para detener.',
   ].join('\n'),
 );
