@@ -1,5 +1,5 @@
 import { CAN_DELETE, CAN_PAUSE, CAN_RETRY, CAN_START, type Campaign } from '@masivo/contract/campaigns';
-import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity } from 'lucide-react';
+import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity, Clock } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '@/components/campaign-status';
@@ -103,12 +103,15 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       <Card className="p-6">
         <h2 className="mb-4 text-lg font-semibold text-gray-900">Progreso de la Campaña</h2>
         <CampaignProgress campaign={c} />
-        <dl className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-5">
+        <dl className={`mt-6 grid grid-cols-2 gap-4 ${c.deferred_count ? 'sm:grid-cols-3 lg:grid-cols-6' : 'sm:grid-cols-5'}`}>
           <Count label="Entregados" value={c.delivered_count} icon={<CheckCheck className="h-4 w-4 text-green-600" />} />
           <Count label="Leídos" value={c.read_count} icon={<Eye className="h-4 w-4 text-purple-600" />} />
           <Count label="Fallidos" value={c.failed_count} icon={<XCircle className="h-4 w-4 text-red-600" />} />
           <Count label="Omitidos" value={c.skipped_count} icon={<SkipForward className="h-4 w-4 text-orange-500" />} />
           <Count label="Desconocidos" value={c.unknown_count} icon={<HelpCircle className="h-4 w-4 text-slate-500" />} />
+          {c.deferred_count > 0 && (
+            <Count label="Diferidos (límite de marketing)" value={c.deferred_count} icon={<Clock className="h-4 w-4 text-yellow-600" />} />
+          )}
         </dl>
       </Card>
 

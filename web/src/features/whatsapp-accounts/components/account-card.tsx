@@ -97,7 +97,8 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         <dd className="text-right text-gray-900">{formatNumber(account.rate_per_second)} msg/s</dd>
         <dt className="text-gray-500">Límite diario de Meta</dt>
         <dd className="text-right text-gray-900">{dailyLimitText(account)}</dd>
-        {account.messaging_limit && (
+        {/* Meta's tier name only while the daily limit itself is unknown (it says the same). */}
+        {account.messaging_limit && account.daily_limit == null && (
           <>
             <dt className="text-gray-500">Límite de mensajería</dt>
             <dd className="text-right text-gray-900">{account.messaging_limit}</dd>
