@@ -25,7 +25,7 @@ describe('sending to a BSUID', () => {
   it('freezes the person by BSUID, sends with `recipient`, and applies the BSUID-only statuses', async () => {
     const c = await bed.launch(0, {}, 'Usuarios con nombre');
     expect(c.total_recipients).toBe(4);
-    const done = await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed' && x.delivered_count === 4, 15_000, 'all delivered');
+    const done = await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed' && x.read_count === 4, 15_000, 'all read');
     expect(done.skipped_count).toBe(0);
     const [row] = await rowsOf<{ phone: string; phone_key: string; bsuid: string; status: string }>(
       bed.t.ctx.db,
