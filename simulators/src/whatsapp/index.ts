@@ -6,10 +6,10 @@ import { SIM_APP_ID } from './media';
 import { registerGraphRoutes } from './routes';
 import { WhatsAppState } from './state';
 import type {
-  NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
+  LatencyJitter, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
 } from './types';
 
-export type { NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault };
+export type { LatencyJitter, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault };
 export { sign as signWebhookBody } from './webhooks';
 
 export interface WhatsAppSimOptions {
@@ -22,6 +22,8 @@ export interface WhatsAppSimOptions {
   approvalDelayMs?: number;
   rejectTemplatesMatching?: RegExp | null;
   latencyMs?: number;
+  /** Jitter before a send is counted (e.g. { baseMs: 5, tailMeanMs: 15, capMs: 80 }). */
+  latencyJitter?: LatencyJitter | null;
   deliveryRate?: number;
   readRate?: number;
   failRate?: number;
@@ -32,7 +34,7 @@ export interface WhatsAppSimOptions {
 }
 
 export type WhatsAppConfigurable = Partial<Pick<WhatsAppConfig,
-  'webhookUrl' | 'appSecret' | 'latencyMs' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
+  'webhookUrl' | 'appSecret' | 'latencyMs' | 'latencyJitter' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
   | 'approvalDelayMs' | 'duplicateWebhooks' | 'reorderWebhooks' | 'webhookRetry' | 'webhookBatchMax' | 'pairLimit'
   | 'managementHourlyLimit' | 'rejectTemplatesMatching'>>;
 
@@ -68,6 +70,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     webhookUrl: null,
     appSecret: opts.appSecret ?? 'sim-app-secret',
     latencyMs: opts.latencyMs ?? 0,
+    latencyJitter: null,
     deliveryRate: opts.deliveryRate ?? 1,
     readRate: opts.readRate ?? 0.8,
     failRate: opts.failRate ?? 0,
@@ -83,7 +86,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     managementHourlyLimit: opts.managementHourlyLimit ?? 5000,
   });
   // Through configure() so the URL is validated the same way as later changes.
-  state.configure({ webhookUrl: opts.webhookUrl ?? null });
+  state.configure({ webhookUrl: opts.webhookUrl ?? null, latencyJitter: opts.latencyJitter ?? null });
   for (const n of opts.numbers ?? []) state.addNumber(n);
   for (const t of opts.templates ?? []) state.addTemplate(t);
 

@@ -10,6 +10,7 @@ import { isOptOut, recordOptOut } from '../../services/blacklist/opt-out';
 import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { readWebhook, type StatusUpdate, type WebhookContents } from './webhook-payload';
+import { applyThroughputWebhooks } from './throughput-webhook';
 import { Wakeable } from './wakeable';
 
 const MAX_EVENT_ATTEMPTS = 8;
@@ -100,6 +101,7 @@ export class WebhookInbox {
     for (const t of contents.templateUpdates) {
       await applyTemplateStatusUpdate(tx, t.wabaId, t.value as unknown as TemplateStatusUpdate, t.at);
     }
+    await applyThroughputWebhooks(tx, events.map((e) => e.payload));
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
       sql`delete from webhook_events where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))`,
