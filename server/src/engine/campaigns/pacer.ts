@@ -12,9 +12,9 @@
  * earlier ones counted after arrival(j) − 1 s ≥ t(j) − 1 s: the rule refused exactly that.
  * So no window can overfill, whatever the jitter and whatever order requests arrive in.
  *
- * The price is the round trip of one send per window (about 2 % at a 20 ms round trip). The
- * shortest round trip seen lately is latency every request has, on the way in as well, so it
- * is credited back: the margin kept is the jitter, not the distance to Meta.
+ * The price is the round trip of one send per window (about 2 % at a 20 ms round trip). Half
+ * the shortest round trip seen lately is latency every request has on the way in, so it is
+ * credited back: the margin kept is mostly the jitter, not the distance to Meta.
  * docs/ARCHITECTURE.md ("Campaigns: the sender") explains this margin with figures.
  *
  * Besides that rule:
@@ -26,10 +26,17 @@
  *   it is busy, and then no round trip is credited.
  */
 const WINDOW_MS = 1000;
-/** A request not answered yet is taken to have been counted this long after it was written. */
-export const UNANSWERED_MS = 200;
-/** Credited round trip: the shortest one seen lately, minus this much for measuring noise. */
-const RTT_GUARD_MS = 2;
+/**
+ * A request not answered yet is taken to have been counted this long after it was written.
+ * Only slow answers meet this bound (the answer is the real proof), so it is generous: a
+ * receiver whose event loop is busy may count a request long after it was written.
+ */
+export const UNANSWERED_MS = 1000;
+/**
+ * Credited latency: half the shortest round trip seen lately (the way in is about half of
+ * it), minus this much for measuring noise.
+ */
+const RTT_GUARD_MS = 1;
 /**
  * The shortest round trip is looked for over two epochs of this many answers: enough for the
  * minimum to sit on the latency floor, few enough that a route change is followed. Nothing is
@@ -168,7 +175,7 @@ export class Pacer {
   /** The round trip credited to answered sends (ms); exposed for tests and metrics. */
   rttCredit(): number {
     if (this.rttBefore === Infinity) return 0;
-    return Math.max(0, Math.min(this.rttNow, this.rttBefore) - RTT_GUARD_MS);
+    return Math.max(0, Math.min(this.rttNow, this.rttBefore) / 2 - RTT_GUARD_MS);
   }
 
   private observeRtt(rtt: number) {

@@ -15,7 +15,6 @@ import type { ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
-const ACCOUNT_REFRESH_MS = 5_000;
 /**
  * 131057: the number is in maintenance (a throughput upgrade takes up to a minute). Every send
  * would fail the same way, so the whole number waits this long before one more try.
@@ -153,6 +152,16 @@ export class AccountSender {
     this.wakeable.wake();
   }
 
+  /** The rate the number is paced at now (min of the configured rate and Meta's level). */
+  get pacingRate(): number {
+    return this.pacer?.ratePerSecond ?? 0;
+  }
+
+  /** How much longer the number's sends are held (130429, 131057, Meta unreachable). */
+  get heldForMs(): number {
+    return this.pacer?.heldForMs() ?? 0;
+  }
+
   get hasWork(): boolean {
     return this.active.size > 0 || this.queue.length > 0 || this.inFlight > 0;
   }
@@ -179,7 +188,7 @@ export class AccountSender {
         continue;
       }
       if (performance.now() - this.refreshedAt >= this.opts.refreshMs) await this.refreshCampaigns();
-      if (this.accountStale || performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
+      if (this.accountStale || performance.now() - this.accountLoadedAt >= this.opts.accountRefreshMs) await this.refreshAccount();
 
       const held = this.pacer.heldForMs();
       if (held > RELEASE_QUEUE_AFTER_HOLD_MS) {

@@ -8,6 +8,7 @@ import { useRefreshWhatsAppAccount, useTestWhatsAppAccount } from '../api/check-
 import { useDeleteWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-whatsapp-account';
 import { CopyField } from './copy-field';
 import { QualityBadge } from './quality-badge';
+import { ThroughputRows } from './throughput-rows';
 
 /** Meta returns the display number without "+" (e.g. 15550783881); the card shows it dialable. */
 export function displayedPhone(account: WhatsAppAccount): string {
@@ -94,6 +95,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         <dd className="text-right text-gray-900">{account.last_message_sent_at ? formatDateTime(account.last_message_sent_at) : 'Nunca'}</dd>
         <dt className="text-gray-500">Velocidad de envío</dt>
         <dd className="text-right text-gray-900">{formatNumber(account.rate_per_second)} msg/s</dd>
+        <ThroughputRows account={account} />
         {account.messaging_limit && (
           <>
             <dt className="text-gray-500">Límite de mensajería</dt>
