@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { LEASE_WINDOW_MARGIN_MS } from '../src/engine/campaigns/leases';
+import { resolveEngineOptions } from '../src/engine/campaigns/options';
 import { Pacer, UNANSWERED_MS, type PacedSend } from '../src/engine/campaigns/pacer';
 
 /**
@@ -192,5 +194,16 @@ describe('the pacer, judged at the receiver (sliding one-second window on arriva
     pacer.hold(1_000);
     expect(pacer.delay()).toBeGreaterThan(900);
     expect(pacer.heldForMs()).toBe(1_000);
+  });
+
+  it('a number taken over from a dead or stalled holder starts after the old sends can no longer count', () => {
+    // The old holder stops sending LEASE_WINDOW_MARGIN_MS before its lease can expire; a send
+    // it wrote last counts at most UNANSWERED_MS later, and then for one window.
+    expect(LEASE_WINDOW_MARGIN_MS).toBeGreaterThanOrEqual(1000 + UNANSWERED_MS);
+    for (const partial of [{}, { leaseTtlMs: 2_500, leaseRenewMs: 500 }, { leaseTtlMs: 1_000, leaseRenewMs: 1_000 }]) {
+      const o = resolveEngineOptions(partial);
+      // Room left to send between renewals after the margin.
+      expect(o.leaseTtlMs - LEASE_WINDOW_MARGIN_MS).toBeGreaterThan(o.leaseRenewMs * 2);
+    }
   });
 });
