@@ -92,6 +92,12 @@ export const whatsappAccountSchema = z.object({
   verified_name: z.string().nullable(),
   code_verification_status: z.string().nullable(),
   throughput_level: z.string().nullable(),
+  /** Meta's `is_on_biz_app`: also used in the WhatsApp Business app (coexistence, fixed at 20 msg/s). */
+  is_on_biz_app: z.boolean().nullable().optional(),
+  /** Meta's rate for the number's level (STANDARD 80, HIGH 1,000, coexistence 20); null while unknown. */
+  throughput_rate_per_second: z.number().nullable().optional(),
+  /** What campaigns are paced at: rate_per_second, capped by throughput_rate_per_second. */
+  effective_rate_per_second: z.number().optional(),
   messaging_limit: z.string().nullable(),
   /** The business portfolio owning the number (null: unknown; the WABA stands for it). */
   business_portfolio_id: z.string().nullable(),

@@ -15,7 +15,7 @@ const ctx = createContext(config, database);
 const app = await buildApp(ctx);
 await app.listen({ port: config.PORT, host: '127.0.0.1' });
 const engine = startCampaignEngine(ctx, JSON.parse(process.env.CAMPAIGN_ENGINE_OPTIONS ?? '{}'));
-process.stdout.write(`READY ${process.pid}\n`);
+process.stdout.write(`READY ${process.pid} ${ctx.instanceId}\n`);
 
 const stop = async () => {
   await app.close();

@@ -7,10 +7,10 @@ import { registerGraphRoutes } from './routes';
 import { WhatsAppState } from './state';
 import type { AccountUpdateInput, TemplateEvent } from './meta-rules';
 import type {
-  MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
+  LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
 } from './types';
 
-export type { AccountUpdateInput, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateEvent, TemplateInput, WhatsAppConfig, WhatsAppFault };
+export type { AccountUpdateInput, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateEvent, TemplateInput, WhatsAppConfig, WhatsAppFault };
 export { DEFAULT_RULES } from './meta-rules';
 
 type TemplateRef = { wabaId: string; name: string; language?: string };
@@ -26,6 +26,8 @@ export interface WhatsAppSimOptions {
   approvalDelayMs?: number;
   rejectTemplatesMatching?: RegExp | null;
   latencyMs?: number;
+  /** Jitter before a send is counted (e.g. { baseMs: 5, tailMeanMs: 15, capMs: 80 }). */
+  latencyJitter?: LatencyJitter | null;
   deliveryRate?: number;
   readRate?: number;
   failRate?: number;
@@ -38,7 +40,7 @@ export interface WhatsAppSimOptions {
 }
 
 export type WhatsAppConfigurable = Partial<Pick<WhatsAppConfig,
-  'webhookUrl' | 'appSecret' | 'latencyMs' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
+  'webhookUrl' | 'appSecret' | 'latencyMs' | 'latencyJitter' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
   | 'approvalDelayMs' | 'duplicateWebhooks' | 'reorderWebhooks' | 'webhookRetry' | 'webhookBatchMax' | 'pairLimit'
   | 'managementHourlyLimit' | 'rejectTemplatesMatching'>> & { rules?: Partial<MetaRulesConfig> };
 
@@ -96,6 +98,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     webhookUrl: null,
     appSecret: opts.appSecret ?? 'sim-app-secret',
     latencyMs: opts.latencyMs ?? 0,
+    latencyJitter: null,
     deliveryRate: opts.deliveryRate ?? 1,
     readRate: opts.readRate ?? 0.8,
     failRate: opts.failRate ?? 0,
@@ -110,8 +113,8 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     pairLimit: opts.pairLimit ?? 5,
     managementHourlyLimit: opts.managementHourlyLimit ?? 5000,
   });
-  // Through configure() so the URL and the rules are validated the same way as later changes.
-  state.configure({ webhookUrl: opts.webhookUrl ?? null, rules: opts.rules });
+  // Through configure() so the URL, the rules and the jitter are validated the same way as later changes.
+  state.configure({ webhookUrl: opts.webhookUrl ?? null, rules: opts.rules, latencyJitter: opts.latencyJitter ?? null });
   for (const n of opts.numbers ?? []) state.addNumber(n);
   for (const t of opts.templates ?? []) state.addTemplate(t);
 

@@ -108,6 +108,9 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
   });
 
   app.post('/:version/:id/messages', async (req: Req, reply) => {
+    // On the way in: the send is counted (throughput window, message log) only once it arrives.
+    const travel = state.arrivalDelayMs();
+    if (travel > 0) await sleep(travel);
     const error = check(req, 'number');
     if (error) return send(reply, error);
     const number = state.number(req.params.id);

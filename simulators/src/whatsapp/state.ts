@@ -9,7 +9,7 @@ import { MetaRules, type Identity } from './meta-rules';
 import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
 import { isRejectedByReview, TemplateStore, type Template } from './templates';
-import type { MetaRulesConfig, NumberInput, RecipientBehaviour, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
+import type { LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
 import { envelope, messagesValue, WebhookDispatcher, type StatusEvent } from './webhooks';
 
 const PAIR_WINDOW_MS = 6_000;
@@ -169,12 +169,20 @@ export class WhatsAppState {
     for (const key of ['duplicateWebhooks', 'reorderWebhooks', 'webhookRetry'] as const) {
       if (p[key] !== undefined) c[key] = Boolean(p[key]);
     }
+    if (p.latencyJitter !== undefined) c.latencyJitter = checkedJitter(p.latencyJitter);
     if (p.webhookUrl !== undefined) c.webhookUrl = p.webhookUrl ? new URL(p.webhookUrl).toString() : null;
     if (p.appSecret !== undefined) c.appSecret = String(p.appSecret);
     if (p.rejectTemplatesMatching !== undefined) {
       const r = p.rejectTemplatesMatching;
       c.rejectTemplatesMatching = r === null || r === '' ? null : r instanceof RegExp ? r : new RegExp(r);
     }
+  }
+
+  /** How long this send travels before it arrives (and is counted): see LatencyJitter. */
+  arrivalDelayMs(): number {
+    const j = this.config.latencyJitter;
+    if (!j) return 0;
+    return Math.min(j.capMs, j.baseMs - j.tailMeanMs * Math.log(1 - Math.random()));
   }
 
   /** Recipient checks, throughput, then records the message and schedules its status webhooks. */
@@ -365,4 +373,14 @@ function pickFrom(m: Record<string, unknown>): Record<string, unknown> {
   if ('from' in m) out.from = m.from;
   if ('from_user_id' in m) out.from_user_id = m.from_user_id;
   return out;
+}
+
+function checkedJitter(j: unknown): LatencyJitter | null {
+  if (j === null) return null;
+  const o = (j ?? {}) as Record<string, unknown>;
+  const out = { baseMs: o.baseMs, tailMeanMs: o.tailMeanMs, capMs: o.capMs };
+  for (const [k, v] of Object.entries(out)) {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`latencyJitter.${k} must be a non-negative number`);
+  }
+  return out as LatencyJitter;
 }

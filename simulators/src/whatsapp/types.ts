@@ -85,10 +85,22 @@ export interface WhatsAppFault {
   status?: number;
 }
 
+/**
+ * Network jitter on the way in, before a send is timestamped and counted for throughput:
+ * baseMs plus an exponential tail of mean tailMeanMs, never more than capMs in all.
+ */
+export interface LatencyJitter {
+  baseMs: number;
+  tailMeanMs: number;
+  capMs: number;
+}
+
 export interface WhatsAppConfig {
   webhookUrl: string | null;
   appSecret: string;
   latencyMs: number;
+  /** Null: sends arrive at once. */
+  latencyJitter: LatencyJitter | null;
   deliveryRate: number;
   readRate: number;
   failRate: number;

@@ -20,6 +20,8 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   verifiedName: text('verified_name'),
   codeVerificationStatus: text('code_verification_status'),
   throughputLevel: text('throughput_level'),
+  /** Meta's `is_on_biz_app`: the number is also used in the WhatsApp Business app (coexistence, 20 msg/s). */
+  isOnBizApp: boolean('is_on_biz_app'),
   messagingLimit: text('messaging_limit'),
   ratePerSecond: integer('rate_per_second').notNull().default(80),
   lastMessageSentAt: timestamp('last_message_sent_at', { withTimezone: true }),

@@ -1,14 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
+import { UNANSWERED_MS } from './pacer';
 
 /**
  * One worker paces a WhatsApp number at a time, under a lease renewed while it sends. The
- * holder trusts its lease only until a full rate window before it could expire, so an old
- * holder has stopped for at least a second when a new one may start: the number's rate
- * holds across processes, crashes and stalls included.
+ * holder trusts its lease only until this long before it could expire: a full rate window
+ * after the last moment Meta can count its last request (the pacer's bound for a request
+ * still unanswered). So when a new holder starts (after the expiry), no send of the old one,
+ * dead or stalled, can still count in the new holder's windows: the number's rate holds
+ * across processes, crashes and stalls included.
  */
-export const LEASE_WINDOW_MARGIN_MS = 1_200;
+export const LEASE_WINDOW_MARGIN_MS = 1_000 + UNANSWERED_MS;
 
 export class SenderLeases {
   constructor(

@@ -1,3 +1,5 @@
+import { LEASE_WINDOW_MARGIN_MS } from './leases';
+
 /** Tunables of the campaign engine; production uses the defaults, tests and benches shorten them. */
 export interface CampaignEngineOptions {
   /** Scheduler period: due scheduled campaigns, completion, in-flight recovery. */
@@ -13,6 +15,11 @@ export interface CampaignEngineOptions {
   flushMs: number;
   /** How often a sender re-reads which campaigns are sending (a pause elsewhere is seen within this). */
   refreshMs: number;
+  /**
+   * How often a sender re-reads its number (rate, throughput level, quality, active): a new
+   * throughput level or configured rate applies within this, without a restart.
+   */
+  accountRefreshMs: number;
   /** Webhook inbox poll period (an in-process webhook wakes it at once). */
   inboxPollMs: number;
   inboxBatch: number;
@@ -41,6 +48,7 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
   leaseScanMs: 250,
   flushMs: 100,
   refreshMs: 250,
+  accountRefreshMs: 5_000,
   inboxPollMs: 200,
   inboxBatch: 100,
   connectTimeoutMs: 5_000,
@@ -56,7 +64,8 @@ export function resolveEngineOptions(partial: Partial<CampaignEngineOptions> = {
   const opts = { ...DEFAULT_ENGINE_OPTIONS, ...partial };
   // A live request must never be declared unknown while it can still be answered.
   opts.graceMs = Math.max(opts.graceMs, opts.responseTimeoutMs + opts.flushMs * 5 + 1_000);
-  // The holder stops a full window before its lease could pass to someone else.
-  opts.leaseTtlMs = Math.max(opts.leaseTtlMs, opts.leaseRenewMs * 2 + 1_500);
+  // The holder stops a window (and an unanswered request's bound) before its lease could
+  // pass to someone else, and still has two renewals' worth of lease to work with.
+  opts.leaseTtlMs = Math.max(opts.leaseTtlMs, opts.leaseRenewMs * 2 + LEASE_WINDOW_MARGIN_MS + 300);
   return opts;
 }

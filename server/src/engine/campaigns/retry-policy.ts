@@ -19,10 +19,12 @@ export function retryDecision(code: number | null, attempts: number): RetryDecis
     return { retry: attempts <= 6, delayMs: 4 ** (attempts - 1) * 1000 + jitter };
   }
   if (code === THROUGHPUT) return { retry: attempts <= 10, delayMs: 1000 + jitter };
+  // The number is being moved to a higher throughput (up to a minute, Meta says): the
+  // recipient waits it out; the sender also holds the whole number (sender.ts).
   if (code === MAINTENANCE) return { retry: attempts <= 6, delayMs: 60_000 + jitter };
   if (code !== null && APP_RATE_LIMITS.has(code)) return { retry: attempts <= 6, delayMs: 30_000 * attempts + jitter };
   // 5xx, 131000, 131016, connection refused: exponential, capped at a minute.
   return { retry: attempts <= 5, delayMs: Math.min(60_000, 2 ** (attempts - 1) * 1000) + jitter };
 }
 
-export { PAIR_LIMIT, THROUGHPUT };
+export { MAINTENANCE, PAIR_LIMIT, THROUGHPUT };

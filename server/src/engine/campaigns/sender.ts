@@ -10,7 +10,7 @@ import type { ClaimedRecipient } from './claim';
 import type { CampaignEngineOptions } from './options';
 import { Pacer } from './pacer';
 import type { ResultWriter } from './result-writer';
-import { retryDecision, THROUGHPUT } from './retry-policy';
+import { MAINTENANCE, retryDecision, THROUGHPUT } from './retry-policy';
 import type { ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
@@ -18,7 +18,11 @@ export const BLACKLISTED = 'Número en la lista negra';
 /** Meta's codes for a send of a paused (132015) or disabled (132016) template. */
 const TEMPLATE_PAUSED = 132015;
 const TEMPLATE_DISABLED = 132016;
-const ACCOUNT_REFRESH_MS = 5_000;
+/**
+ * 131057: the number is in maintenance (a throughput upgrade takes up to a minute). Every send
+ * would fail the same way, so the whole number waits this long before one more try.
+ */
+export const MAINTENANCE_HOLD_MS = 15_000;
 const INACTIVE_REASON = 'La cuenta de WhatsApp está desactivada';
 /**
  * A pacer held this long (Meta unreachable) gives its queued rows back: claimed rows must
@@ -137,7 +141,8 @@ export class AccountSender {
       }
       throw err;
     }
-    const connections = Math.min(512, Math.max(8, Math.ceil(this.account.ratePerSecond * 0.5)));
+    // Sized for the configured rate (the ceiling), so a throughput upgrade needs no new pool.
+    const connections = Math.min(512, Math.max(8, Math.ceil((this.account.configuredRatePerSecond ?? this.account.ratePerSecond) * 0.5)));
     this.maxInFlight = connections;
     this.messenger = this.openMessenger(connections);
     this.pacer = new Pacer(this.account.ratePerSecond, undefined, this.opts.pacingJitterMs);
@@ -154,6 +159,16 @@ export class AccountSender {
     this.refreshedAt = -Infinity;
     void this.refreshCampaigns();
     this.wakeable.wake();
+  }
+
+  /** The rate the number is paced at now (min of the configured rate and Meta's level). */
+  get pacingRate(): number {
+    return this.pacer?.ratePerSecond ?? 0;
+  }
+
+  /** How much longer the number's sends are held (130429, 131057, Meta unreachable). */
+  get heldForMs(): number {
+    return this.pacer?.heldForMs() ?? 0;
   }
 
   get hasWork(): boolean {
@@ -182,7 +197,7 @@ export class AccountSender {
         continue;
       }
       if (performance.now() - this.refreshedAt >= this.opts.refreshMs) await this.refreshCampaigns();
-      if (this.accountStale || performance.now() - this.accountLoadedAt >= ACCOUNT_REFRESH_MS) await this.refreshAccount();
+      if (this.accountStale || performance.now() - this.accountLoadedAt >= this.opts.accountRefreshMs) await this.refreshAccount();
 
       const held = this.pacer.heldForMs();
       if (held > RELEASE_QUEUE_AFTER_HOLD_MS) {
@@ -285,6 +300,11 @@ export class AccountSender {
         // The pacer already keeps under the rate; Meta counting one too many means jitter on
         // the way: a short breath is enough (the recipient itself waits about a second).
         if (outcome.code === THROUGHPUT) this.pacer.hold(Math.max(20, 5_000 / this.pacer.ratePerSecond));
+        if (outcome.code === MAINTENANCE) {
+          // The whole number is in maintenance: hold it, and read its level again afterwards.
+          this.pacer.hold(MAINTENANCE_HOLD_MS);
+          this.accountStale = true;
+        }
         if (outcome.code === null) {
           // Meta unreachable: slow the whole number down, not just this recipient.
           this.transportFailures++;

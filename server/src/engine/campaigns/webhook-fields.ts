@@ -6,6 +6,7 @@ import { toBsuid } from '../../lib/bsuid';
 import { numberOwners } from '../../services/blacklist/opt-out';
 import { applyLimitUpdate, limitOfChange } from '../../services/whatsapp-accounts/messaging-limit';
 import { applyAccountUpdate } from './account-update';
+import { applyThroughputUpgrades, upgradeOfChange } from './throughput-webhook';
 import { recordMetaEvents } from './meta-events';
 import type { InboundText, MetaChange } from './webhook-payload';
 
@@ -61,7 +62,14 @@ async function applyMessagingLimit(db: Db, change: MetaChange): Promise<void> {
   await applyLimitUpdate(db, { wabaId: change.wabaId, limit, at: change.at ?? new Date() });
 }
 
+/** THROUGHPUT_UPGRADE: the number now sends at 1,000 msg/s (throughput-webhook.ts). */
+async function applyThroughputUpgrade(db: Db, change: MetaChange): Promise<void> {
+  const upgrade = upgradeOfChange(change.field, change.wabaId, change.value);
+  if (upgrade) await applyThroughputUpgrades(db, [upgrade]);
+}
+
 onField('account_update', applyAccountUpdate);
+onField('phone_number_quality_update', applyThroughputUpgrade);
 onField('business_capability_update', applyMessagingLimit);
 onField('phone_number_quality_update', applyMessagingLimit);
 onField('user_preferences', applyUserPreferences);

@@ -10,6 +10,8 @@ export interface PhoneNumberInfo {
   platform_type?: string;
   name_status?: string;
   throughput?: { level?: string };
+  /** True for a number also used in the WhatsApp Business app (coexistence). */
+  is_on_biz_app?: boolean;
   whatsapp_business_manager_messaging_limit?: string;
   /** Deprecated by Meta, still returned for older numbers. */
   messaging_limit_tier?: string;
@@ -24,6 +26,7 @@ const PHONE_FIELDS = [
   'platform_type',
   'name_status',
   'throughput',
+  'is_on_biz_app',
   'whatsapp_business_manager_messaging_limit',
   'messaging_limit_tier',
 ].join(',');

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { whatsappAccounts } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
+import { effectiveRatePerSecond, metaRatePerSecond } from './throughput';
 
 export interface SendingAccount {
   id: number;
@@ -11,7 +12,12 @@ export interface SendingAccount {
   businessAccountId: string;
   /** Decrypted; keep it in memory only, never log or return it. */
   accessToken: string;
+  /** The rate to pace at: the operator's, capped by Meta's throughput level (throughput.ts). */
   ratePerSecond: number;
+  /** The operator's configured rate (the ceiling); ratePerSecond when absent. */
+  configuredRatePerSecond?: number;
+  /** Meta's rate for the number's level; null or absent while unknown. */
+  metaRatePerSecond?: number | null;
   isActive: boolean;
   qualityRating: string | null;
 }
@@ -29,7 +35,9 @@ export async function loadSendingAccount(db: Db, secrets: SecretBox, whatsappAcc
     phoneNumberId: row.phoneNumberId,
     businessAccountId: row.businessAccountId,
     accessToken: secrets.open(row.accessTokenEnc),
-    ratePerSecond: row.ratePerSecond,
+    ratePerSecond: effectiveRatePerSecond(row.ratePerSecond, row),
+    configuredRatePerSecond: row.ratePerSecond,
+    metaRatePerSecond: metaRatePerSecond(row),
     isActive: row.isActive,
     qualityRating: row.qualityRating,
   };

@@ -1,5 +1,6 @@
 import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import type { whatsappAccounts } from '../../db/schema/index';
+import { effectiveRatePerSecond, metaRatePerSecond } from './throughput';
 
 export type WhatsAppAccountRow = typeof whatsappAccounts.$inferSelect;
 
@@ -24,6 +25,9 @@ export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, p
     verified_name: row.verifiedName,
     code_verification_status: row.codeVerificationStatus,
     throughput_level: row.throughputLevel,
+    is_on_biz_app: row.isOnBizApp,
+    throughput_rate_per_second: metaRatePerSecond(row),
+    effective_rate_per_second: effectiveRatePerSecond(row.ratePerSecond, row),
     messaging_limit: row.messagingLimit,
     business_portfolio_id: row.businessPortfolioId,
     daily_limit: row.dailyLimit,

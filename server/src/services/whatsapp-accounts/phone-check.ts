@@ -10,8 +10,9 @@ import { parseDailyLimit, portfolioKey, setPortfolioLimit } from './messaging-li
 
 /**
  * Reads the number from Meta (`GET /{phone_number_id}`) and stores what it says: display
- * number, verified name, quality, verification (is_verified = VERIFIED), throughput and
- * messaging limit. Throws GraphApiError (Spanish, with Meta's reason) when Meta refuses.
+ * number, verified name, quality, verification (is_verified = VERIFIED), throughput level,
+ * coexistence with the WhatsApp Business app (`is_on_biz_app`) and messaging limit. The sender
+ * re-reads the account every few seconds, so a new level changes its rate without a restart. Throws GraphApiError (Spanish, with Meta's reason) when Meta refuses.
  */
 export async function checkPhoneNumber(
   db: Db,
@@ -44,7 +45,8 @@ function phoneInfoColumns(info: PhoneNumberInfo) {
     qualityRating: info.quality_rating?.toUpperCase() ?? null,
     codeVerificationStatus: verification,
     isVerified: verification === 'VERIFIED',
-    throughputLevel: info.throughput?.level ?? null,
+    throughputLevel: info.throughput?.level?.toUpperCase() ?? null,
+    isOnBizApp: typeof info.is_on_biz_app === 'boolean' ? info.is_on_biz_app : null,
     messagingLimit: info.whatsapp_business_manager_messaging_limit ?? info.messaging_limit_tier ?? null,
   };
 }

@@ -9,6 +9,7 @@ import { useDeleteWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-
 import { CopyField } from './copy-field';
 import { QualityBadge } from './quality-badge';
 import { dailyLimitText } from './daily-limit';
+import { ThroughputRows } from './throughput-rows';
 
 /** Meta returns the display number without "+" (e.g. 15550783881); the card shows it dialable. */
 export function displayedPhone(account: WhatsAppAccount): string {
@@ -95,6 +96,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         <dd className="text-right text-gray-900">{account.last_message_sent_at ? formatDateTime(account.last_message_sent_at) : 'Nunca'}</dd>
         <dt className="text-gray-500">Velocidad de envío</dt>
         <dd className="text-right text-gray-900">{formatNumber(account.rate_per_second)} msg/s</dd>
+        <ThroughputRows account={account} />
         <dt className="text-gray-500">Límite diario de Meta</dt>
         <dd className="text-right text-gray-900">{dailyLimitText(account)}</dd>
         {/* Meta's tier name only while the daily limit itself is unknown (it says the same). */}
