@@ -68,6 +68,7 @@ const STATES: State[] = [
   { name: 'templates-variable-mapping', path: () => '/templates', prepare: click('Configurar Variables') },
   { name: 'blacklist', path: (ids) => `/blacklist?account=${ids.kommoAccountId}` },
   { name: 'blacklist-add-modal', path: (ids) => `/blacklist?account=${ids.kommoAccountId}`, prepare: click('Agregar Número') },
+  { name: 'pricing', path: () => '/pricing' },
 ];
 
 let stack: Stack;

@@ -66,6 +66,7 @@ describe('on a phone', () => {
       ['Campañas', '/campaigns'],
       ['Templates', '/templates'],
       ['Blacklist', '/blacklist'],
+      ['Tarifas', '/pricing'],
       ['Dashboard', '/dashboard'],
     ] as const) {
       await goTo(label);

@@ -46,15 +46,24 @@ beforeAll(async () => {
   });
   expect(campaign.statusCode, campaign.body).toBeLessThan(300);
   ids.campaign = Number(campaign.json().id);
+  // Issue 13: A has its own rate card; B's pricing calls (no id in their path) must not reach it.
+  const card = await t.app.inject({
+    method: 'PUT',
+    url: '/api/pricing/csv',
+    headers: a.headers,
+    payload: { csv: 'categoria,pais,vigente_desde,usd_por_mensaje\nmarketing,AR,2026-01-01,0.05' },
+  });
+  expect(card.statusCode, card.body).toBe(200);
 });
 afterAll(() => t?.close());
 
-const TABLES = ['kommo_accounts', 'whatsapp_accounts', 'templates', 'contacts', 'blacklist', 'campaigns'];
+const TABLES = ['kommo_accounts', 'whatsapp_accounts', 'templates', 'contacts', 'blacklist', 'campaigns', 'rate_card_rates'];
 async function snapshot(userId: number) {
   const out: Record<string, unknown> = {};
   for (const table of TABLES) {
     out[table] = await rowsOf(t.ctx.db, sql`select * from ${sql.identifier(table)} where user_id = ${userId} order by id`);
   }
+  out.rate_cards = await rowsOf(t.ctx.db, sql`select * from rate_cards where user_id = ${userId}`);
   out.users = await rowsOf(t.ctx.db, sql`select id, email, password_hash, token_version from users where id = ${userId}`);
   return JSON.parse(JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
 }
@@ -123,5 +132,23 @@ describe('tenant matrix', () => {
     // A still sees its own campaign: the ids above were live.
     const own = await t.app.inject({ method: 'GET', url: `/api/campaigns/${ids.campaign}`, headers: a.headers });
     expect(own.statusCode).toBe(200);
+  });
+
+  it('keeps each tenant on its own rate card through every pricing route', async () => {
+    const before = await snapshot(a.userId);
+    const bCard = await t.app.inject({ method: 'GET', url: '/api/pricing', headers: b.headers });
+    expect(bCard.json().is_default).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/api/pricing/csv', headers: b.headers })).body).not.toContain('marketing,AR,2026-01-01,0.05');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/pricing/csv',
+      headers: b.headers,
+      payload: { csv: 'categoria,pais,vigente_desde,usd_por_mensaje\nmarketing,AR,2026-01-01,0.9' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/pricing', headers: b.headers })).statusCode).toBe(200);
+    expect(await snapshot(a.userId)).toEqual(before);
+    const aCard = (await t.app.inject({ method: 'GET', url: '/api/pricing', headers: a.headers })).json();
+    expect(aCard.rates).toEqual([expect.objectContaining({ market: 'AR', usd_per_message: 0.05 })]);
   });
 });

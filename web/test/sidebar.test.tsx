@@ -11,6 +11,7 @@ describe('sidebar', () => {
       'Campañas',
       'Templates',
       'Blacklist',
+      'Tarifas',
     ]);
   });
 

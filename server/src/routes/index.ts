@@ -5,6 +5,7 @@ import campaignRoutes from './campaigns/index';
 import contactRoutes from './contacts/index';
 import healthRoutes from './health/index';
 import kommoAccountRoutes from './kommo-accounts/index';
+import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
 import webhookRoutes from './webhooks/index';
@@ -22,4 +23,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(variableRoutes, { prefix: '/api/variables' });
   await app.register(campaignRoutes, { prefix: '/api/campaigns' });
   await app.register(webhookRoutes, { prefix: '/api/webhooks' });
+  await app.register(pricingRoutes, { prefix: '/api/pricing' });
 }

@@ -8,6 +8,7 @@ import { NewCampaignPage } from '../features/campaigns/components/new-campaign-p
 import { ContactsPage } from '../features/contacts/components/contacts-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { KommoAccountsPage } from '../features/kommo-accounts/components/kommo-accounts-page';
+import { PricingPage } from '../features/pricing/components/pricing-page';
 import { TemplatesPage } from '../features/templates/components/templates-page';
 import { WhatsAppAccountsPage } from '../features/whatsapp-accounts/components/whatsapp-accounts-page';
 import { AppLayout } from './layout/app-layout';
@@ -31,6 +32,7 @@ export function AppRoutes() {
         <Route path="/campaigns/:id" element={<Titled title="Detalle de Campaña"><CampaignDetailPage /></Titled>} />
         <Route path="/templates" element={<Titled title="Templates"><TemplatesPage /></Titled>} />
         <Route path="/blacklist" element={<Titled title="Blacklist"><BlacklistPage /></Titled>} />
+        <Route path="/pricing" element={<Titled title="Tarifas"><PricingPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

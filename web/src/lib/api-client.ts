@@ -4,6 +4,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The server's whole JSON answer (e.g. the per-line errors of a refused upload). */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -45,16 +47,14 @@ export async function request(method: string, path: string, body?: unknown, quer
     body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
   });
   if (res.ok) return res;
-  const message = await res
-    .json()
-    .then((b: { error?: string }) => b?.error ?? '')
-    .catch(() => '');
+  const answer: unknown = await res.json().catch(() => undefined);
+  const message = (answer as { error?: string } | undefined)?.error ?? '';
   if (res.status === 401 && token) {
     sessionStore.clear();
     unauthorizedListeners.forEach((fn) => fn());
     if (!window.location.pathname.startsWith('/login')) window.location.assign('/login');
   }
-  throw new ApiError(res.status, message);
+  throw new ApiError(res.status, message, answer);
 }
 
 async function json<T>(method: string, path: string, body?: unknown, query?: Query): Promise<T> {

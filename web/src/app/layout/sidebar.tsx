@@ -1,4 +1,4 @@
-import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, Send, Users, Building2 } from 'lucide-react';
+import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, Receipt, Send, Users, Building2 } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
 import { cn } from '@/components/ui/cn';
 import { useAuth } from '../../features/auth/auth-context';
@@ -11,6 +11,7 @@ export const NAV_ITEMS = [
   { label: 'Campañas', href: '/campaigns', icon: Send },
   { label: 'Templates', href: '/templates', icon: FileText },
   { label: 'Blacklist', href: '/blacklist', icon: Ban },
+  { label: 'Tarifas', href: '/pricing', icon: Receipt },
 ] as const;
 
 /** Spec: an item is highlighted when the path equals its href or starts with it. */

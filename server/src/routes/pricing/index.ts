@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { okSchema } from '@masivo/contract/common';
+import { rateCardSchema, rateCardUploadErrorSchema, rateCardUploadSchema } from '@masivo/contract/pricing';
+import { createRateCardService, describeCard } from '../../services/pricing/rate-card-service';
+
+/** Issue 13, cost up front: the signed-in user's rate card, under /api/pricing. */
+export default async function pricingRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const service = createRateCardService(app.ctx.db);
+  const tags = ['pricing'];
+
+  app.get('/', { schema: { tags, response: { 200: rateCardSchema } } }, (req) => service.get(req.userId));
+
+  app.get('/csv', { schema: { tags } }, async (req, reply) => {
+    const date = new Date().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="tarifas-${date}.csv"`)
+      .send(await service.csv(req.userId));
+  });
+
+  app.put(
+    '/csv',
+    { schema: { tags, body: rateCardUploadSchema, response: { 200: rateCardSchema, 400: rateCardUploadErrorSchema } } },
+    async (req, reply) => {
+      const result = await service.upload(req.userId, req.body.csv);
+      if (!result.ok) {
+        const n = result.errors.length;
+        return reply.code(400).send({
+          error: `El archivo tiene ${n} ${n === 1 ? 'error' : 'errores'}; no se aplicó ningún cambio.`,
+          errors: result.errors,
+        });
+      }
+      return describeCard(result.card, new Date());
+    },
+  );
+
+  app.delete('/', { schema: { tags, response: { 200: okSchema } } }, async (req) => {
+    await service.reset(req.userId);
+    return { success: true as const, message: 'Se restauró la tarifa de Meta incluida en la consola' };
+  });
+}
