@@ -4,7 +4,7 @@ import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import { CONTACT_COLUMNS, contactFilterSql, toContactRow } from './filter-engine';
-import { CSV_BOM, csvRow } from './csv';
+import { CSV_BOM, csvRow } from '../../lib/csv';
 
 const BATCH = 2_000;
 

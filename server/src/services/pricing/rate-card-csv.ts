@@ -1,5 +1,5 @@
 import { PRICING_CATEGORIES, RATE_CARD_CSV_COLUMNS, RATE_CARD_MAX_ROWS, type RateCardLineError } from '@masivo/contract/pricing';
-import { CSV_BOM, csvRow } from '../contacts/csv';
+import { CSV_BOM, csvRow } from '../../lib/csv';
 import { normalizeCategory, normalizeMarket, type CardRate } from './rate-lookup';
 
 /**
