@@ -3,3 +3,4 @@ export * from './kommo';
 export * from './whatsapp';
 export * from './campaigns';
 export * from './meta';
+export * from './settings';
