@@ -71,7 +71,7 @@ function PreflightFigures({ p }: { p: Preflight }) {
       {excluded.length > 0 && (
         <div>
           <h3 className="font-medium text-gray-900">Excluidos</h3>
-          <ul className="mt-1 space-y-0.5" data-testid="preflight-excluded">
+          <ul className="mt-1 max-w-md space-y-0.5" data-testid="preflight-excluded">
             {excluded.map((e) => (
               <li key={e.reason} className="flex justify-between gap-4">
                 <span>{e.label.charAt(0).toUpperCase() + e.label.slice(1)}</span>
