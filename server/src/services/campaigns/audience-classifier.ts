@@ -145,13 +145,18 @@ export interface AudienceCounts {
 
 /** Counts the classified audience: one statement, nothing written. */
 export async function countAudience(db: Db, rules: AudienceRules): Promise<AudienceCounts> {
-  const rows = await rowsOf<{ reason: string | null; sample: string | null; n: number | string }>(
-    db,
-    sql`with ${classifiedAudienceCtes(rules)}
-      select reason, case when reason is null then min(phone) end as sample, count(*)::int as n
-      from classified
-      group by reason, case when reason is null then left(phone_key, 4) end`,
-  );
+  // Hash the audience in memory rather than spill it to disk (the default 4 MB spills at a
+  // few hundred thousand contacts); `set local` ends with this transaction.
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    return rowsOf<{ reason: string | null; sample: string | null; n: number | string }>(
+      tx,
+      sql`with ${classifiedAudienceCtes(rules)}
+        select reason, min(phone) as sample, count(*)::int as n
+        from classified
+        group by reason, case when reason is null then left(phone_key, 4) end`,
+    );
+  });
   const excluded: Record<ExclusionReason, number> = {
     invalid_phone: 0,
     duplicate: 0,
