@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { ExclusionReason } from '@masivo/contract/preflight';
-import type { Db } from '../../db/client';
+import { allowLongStatements, type Db } from '../../db/client';
 import { jsonParam, rowsOf, type Queryable } from '../../db/sql';
 import { contactFilterSql } from '../contacts/filter-engine';
 import { US_MARKETING } from './us-marketing';
@@ -135,6 +135,9 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
     )`;
 }
 
+/** The pre-flight count may take this long before the database stops it. */
+const PREFLIGHT_TIMEOUT_MS = 60_000;
+
 export interface AudienceCounts {
   matched: number;
   attempted: number;
@@ -149,6 +152,8 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
   // few hundred thousand contacts); `set local` ends with this transaction.
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`set local work_mem = '64MB'`);
+    // The operator's data sets its size (seconds at a million contacts on a busy machine).
+    await allowLongStatements(tx, PREFLIGHT_TIMEOUT_MS);
     return rowsOf<{ reason: string | null; sample: string | null; n: number | string }>(
       tx,
       sql`with ${classifiedAudienceCtes(rules)}
