@@ -152,3 +152,23 @@ describe('tenant matrix', () => {
     expect(aCard.rates).toEqual([expect.objectContaining({ market: 'AR', usd_per_message: 0.05 })]);
   });
 });
+
+describe('tenant matrix: ids in the body (issue 13)', () => {
+  it('the pre-flight with any of A’s references answers 404, and B’s frequency cap is B’s', async () => {
+    const before = await snapshot(a.userId);
+    // B's own world, so each call mixes exactly one of A's ids into otherwise valid references.
+    const own = await seedCampaignWorld(t.ctx.db, t.ctx.secrets, b.userId, { number: { phoneNumberId: '880101', wabaId: '880102', token: 'tok-b' }, subdomain: 'tenantb2' });
+    const base = { kommo_account_id: own.kommoAccountId, whatsapp_account_id: own.whatsappAccountId, template_id: own.templateId };
+    const mine = await t.app.inject({ method: 'POST', url: '/api/campaigns/preflight', headers: b.headers, payload: base });
+    expect(mine.statusCode, mine.body).toBe(200);
+    for (const [field, id] of [['kommo_account_id', ids.kommo], ['whatsapp_account_id', ids.whatsapp], ['template_id', ids.template]] as const) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/campaigns/preflight', headers: b.headers, payload: { ...base, [field]: id } });
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(404);
+    }
+    const put = await t.app.inject({ method: 'PUT', url: '/api/settings/frequency-cap', headers: b.headers, payload: { cap: { max_messages: 3, days: 5 } } });
+    expect(put.statusCode).toBe(200);
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/settings/frequency-cap', headers: a.headers });
+    expect(theirs.json()).toEqual({ cap: null });
+    expect(await snapshot(a.userId)).toEqual(before);
+  });
+});

@@ -8,6 +8,7 @@ import kommoAccountRoutes from './kommo-accounts/index';
 import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
+import settingsRoutes from './settings/index';
 import webhookRoutes from './webhooks/index';
 import whatsappAccountRoutes from './whatsapp-accounts/index';
 
@@ -22,6 +23,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(templateRoutes, { prefix: '/api/templates' });
   await app.register(variableRoutes, { prefix: '/api/variables' });
   await app.register(campaignRoutes, { prefix: '/api/campaigns' });
+  await app.register(settingsRoutes, { prefix: '/api/settings' });
   await app.register(webhookRoutes, { prefix: '/api/webhooks' });
   await app.register(pricingRoutes, { prefix: '/api/pricing' });
 }

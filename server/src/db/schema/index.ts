@@ -4,3 +4,4 @@ export * from './whatsapp';
 export * from './campaigns';
 export * from './meta';
 export * from './pricing';
+export * from './settings';

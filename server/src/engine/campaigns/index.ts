@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { whatsappAccounts } from '../../db/schema/index';
 import { createWhatsAppMessenger } from '../../integrations/whatsapp/messenger';
 import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
+import { frequencyCappedKeys } from '../../services/campaigns/frequency-cap';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
 import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
@@ -214,6 +215,7 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       return due === null || resumeAt === undefined ? due : Math.max(due, resumeAt - Date.now());
     },
     blacklisted: (campaign, phoneKeys) => blacklistedKeys(ctx.db, campaign.userId, campaign.kommoAccountId, phoneKeys),
+    frequencyCapped: (campaign, phoneKeys) => frequencyCappedKeys(ctx.db, campaign.userId, campaign.id, phoneKeys),
     pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
     templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,
     signCallback: (target) => callbackData.sign(target),

@@ -15,6 +15,7 @@ import type { ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
+export const FREQUENCY_CAPPED = 'Tope de frecuencia: ya recibió el máximo de mensajes de marketing del período';
 /** Meta's codes for a send of a paused (132015) or disabled (132016) template. */
 const TEMPLATE_PAUSED = 132015;
 const TEMPLATE_DISABLED = 132016;
@@ -62,6 +63,8 @@ export interface SenderStore {
   nextDueAt(campaignId: number): Promise<number | null>;
   /** The phone keys among `phoneKeys` on the campaign's blacklist. */
   blacklisted(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
+  /** The phone keys among `phoneKeys` that reached the tenant's frequency cap (issue 13). */
+  frequencyCapped?(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
   /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
   pause(target: PauseTarget, reason: string): Promise<number[]>;
   /**
@@ -450,10 +453,12 @@ export class AccountSender {
   /** The blacklist is checked again right before sending: numbers added since the freeze are skipped. */
   private async dropBlacklisted(campaign: ActiveCampaign, claimed: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
     const blocked = await this.store.blacklisted(campaign, claimed.map((c) => c.phoneKey));
-    if (!blocked.size) return claimed;
+    const capped = (await this.store.frequencyCapped?.(campaign, claimed.map((c) => c.phoneKey))) ?? new Set<string>();
+    if (!blocked.size && !capped.size) return claimed;
     const keep: ClaimedRecipient[] = [];
     for (const item of claimed) {
       if (blocked.has(item.phoneKey)) this.writer.settle({ recipientId: item.id, kind: 'skipped', message: BLACKLISTED });
+      else if (capped.has(item.phoneKey)) this.writer.settle({ recipientId: item.id, kind: 'skipped', message: FREQUENCY_CAPPED });
       else keep.push(item);
     }
     return keep;

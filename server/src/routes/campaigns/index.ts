@@ -18,6 +18,7 @@ import { pauseCampaign } from '../../services/campaigns/pause-campaign';
 import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed';
 import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
+import preflightRoutes from './preflight';
 
 const tags = ['campaigns'];
 
@@ -25,6 +26,7 @@ const tags = ['campaigns'];
 export default async function campaignRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
+  await app.register(preflightRoutes);
 
   app.get('/', { schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
     listCampaigns(ctx.db, request.userId),

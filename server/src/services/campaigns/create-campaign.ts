@@ -1,7 +1,6 @@
 import { createCampaignSchema, type Campaign, type CreateCampaignInput } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
-import { countContacts } from '../contacts/filter-engine';
 import {
   assertOwnKommoAccount,
   assertOwnWhatsAppAccount,
@@ -10,10 +9,11 @@ import {
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { campaignDetail } from './campaign-queries';
+import { countContacts } from '../contacts/filter-engine';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
- * at is checked now, and `total_recipients` is the filter's current count (the audience
+ * at is checked now, and `total_recipients` is the pre-flight's matched count (the audience
  * itself is frozen at the first start).
  */
 export async function createCampaign(ctx: AppContext, userId: number, input: CreateCampaignInput): Promise<Campaign> {
@@ -23,6 +23,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
   const scheduledAt = parseSchedule(data.scheduled_at);
+  // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same
+  // filter engine, counted from the narrow tables (the full classification waits for the start).
   const total = await countContacts(db, { userId, accountId: data.kommo_account_id, filter: data.filters });
 
   const [row] = await db

@@ -17,6 +17,7 @@ import { useRetryFailed } from '../api/retry-failed';
 import { useRetryUnknown } from '../api/retry-unknown';
 import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
+import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
 import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
@@ -82,6 +83,8 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
           de marketing nueva antes de entregarla; estos mensajes no han fallado y se entregarán o fallarán cuando Meta termine.
         </p>
       )}
+
+      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} />}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard

@@ -15,6 +15,7 @@ import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
+import { FrequencyCapCard } from './frequency-cap-card';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -40,6 +41,7 @@ export function CampaignsPage() {
           <CampaignsTable campaigns={campaigns.data} />
         )}
       </Card>
+      <FrequencyCapCard />
     </div>
   );
 }

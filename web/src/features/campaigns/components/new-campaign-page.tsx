@@ -20,6 +20,10 @@ import { RecipientsBox } from './recipients-box';
 import { nowAsLocalInput } from './schedule';
 import { TemplateSection } from './template-section';
 import { MarketingRetryFields } from './marketing-retry-fields';
+import { filterToBody } from '@masivo/contract/contact-filter';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { usePreflightDraft } from '../api/get-preflight';
+import { PreflightPanel } from './preflight-panel';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -49,6 +53,14 @@ export function NewCampaignPage() {
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
+  // The pre-flight follows the filters (debounced): who will be attempted, and why not the rest.
+  const preflightBody = useDebouncedValue(
+    kommoAccountId && whatsappAccountId && templateId
+      ? { kommo_account_id: kommoAccountId, whatsapp_account_id: whatsappAccountId, template_id: templateId, filters: filterToBody(filter) }
+      : null,
+    400,
+  );
+  const preflight = usePreflightDraft(preflightBody);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -135,13 +147,16 @@ export function NewCampaignPage() {
 
         <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
 
-        <div className="flex flex-wrap justify-end gap-3">
-          <Button variant="secondary" onClick={() => navigate('/campaigns')}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={create.isPending || formState.isSubmitting || !templateId}>
-            {create.isPending || formState.isSubmitting ? 'Creando...' : 'Crear Campaña'}
-          </Button>
+        <div className="grid grid-cols-1 items-end gap-4 md:grid-cols-[minmax(0,1fr)_auto]">
+          <PreflightPanel data={preflightBody ? preflight.data : undefined} isLoading={preflight.isLoading} isFetching={preflight.isFetching} error={preflight.error} />
+          <div className="flex flex-wrap justify-end gap-3">
+            <Button variant="secondary" onClick={() => navigate('/campaigns')}>
+              Cancelar
+            </Button>
+            <Button type="submit" disabled={create.isPending || formState.isSubmitting || !templateId}>
+              {create.isPending || formState.isSubmitting ? 'Creando...' : 'Crear Campaña'}
+            </Button>
+          </div>
         </div>
       </form>
     </div>

@@ -4,7 +4,7 @@ import { formatNumber } from '@/lib/format';
 import { useRecipientCount } from '../api/get-recipient-count';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 
-/** How many contacts the filters select now; typing does not fire a request per key. */
+/** How many contacts the filters select now (the pre-flight panel says how many are attempted); typing does not fire a request per key. */
 export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: number | undefined; filter: ContactFilter }) {
   const debounced = useDebouncedValue(filter, 400);
   const count = useRecipientCount(kommoAccountId, debounced);
@@ -27,7 +27,7 @@ export function RecipientsBox({ kommoAccountId, filter }: { kommoAccountId: numb
             <span className="text-2xl font-semibold text-blue-900" data-testid="recipient-count">
               {count.data.approximate ? `≈ ${formatNumber(count.data.count)}` : formatNumber(count.data.count)}
             </span>{' '}
-            {count.data.count === 1 ? 'contacto recibirá' : 'contactos recibirán'} este mensaje
+            {count.data.count === 1 ? 'contacto coincide' : 'contactos coinciden'} con los filtros
             {count.data.approximate && <span className="ml-2 text-xs text-blue-700">(estimado; calculando la cifra exacta)</span>}
             {count.isFetching && <span className="ml-2 text-xs text-blue-700">actualizando...</span>}
           </p>

@@ -1,0 +1,221 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { ContactFilter } from '@masivo/contract/contact-filter';
+import {
+  EXCLUSION_LABELS,
+  EXCLUSION_REASONS,
+  preflightRequestSchema,
+  type ExclusionReason,
+  type Preflight,
+  type PreflightRequest,
+} from '@masivo/contract/preflight';
+import type { Db } from '../../db/client';
+import { templates, whatsappAccounts } from '../../db/schema/index';
+import { rowsOf } from '../../db/sql';
+import { AppError, notFound } from '../../lib/errors';
+import { parseWith } from '../../lib/parse-with';
+import { estimateCost } from '../pricing/estimate-cost';
+import { assertTemplateUsable } from '../variables/template-readiness';
+import { portfolioKey, portfolioUsage } from '../whatsapp-accounts/messaging-limit';
+import { countAudience, countryOfRecipient, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
+import { assertOwnKommoAccount, assertOwnWhatsAppAccount } from './campaign-references';
+import { loadCampaignRow } from './campaign-queries';
+import { estimateFinish } from './sending-hours';
+
+const DAY_SECONDS = 86_400;
+
+export interface PreflightInput {
+  kommoAccountId: number;
+  whatsappAccountId: number;
+  templateId: number;
+  filters: ContactFilter;
+  /** When sending starts (the schedule), else now. */
+  startAt: Date | null;
+}
+
+/**
+ * THE pre-flight (issue 13): who will be attempted, who not and why, the portfolio's daily
+ * budget and the waves it needs, the ETA and the cost. The counts come from the classifier the
+ * freeze inserts from (audience-classifier.ts), so `attempted` is exactly the recipients a start
+ * on the same data freezes as pending. Used by the new-campaign screen (POST), the detail
+ * screen (GET), and campaign creation (`matched` becomes `total_recipients`).
+ */
+export async function runPreflight(db: Db, userId: number, input: PreflightInput): Promise<Preflight> {
+  await assertOwnKommoAccount(db, userId, input.kommoAccountId);
+  await assertOwnWhatsAppAccount(db, userId, input.whatsappAccountId);
+  const [template] = await db
+    .select({ id: templates.id, category: templates.category })
+    .from(templates)
+    .where(and(eq(templates.id, input.templateId), eq(templates.userId, userId)))
+    .limit(1);
+  if (!template) throw notFound('Plantilla no encontrada');
+  let templateProblem: string | null = null;
+  try {
+    await assertTemplateUsable(db, userId, input.templateId, input.whatsappAccountId);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
+    templateProblem = err.message;
+  }
+  const category = (template.category ?? '').toUpperCase();
+  const marketing = category === 'MARKETING';
+  const cap = await frequencyCapOf(db, userId);
+  const counts = await countAudience(db, {
+    userId,
+    kommoAccountId: input.kommoAccountId,
+    filters: input.filters,
+    marketing,
+    cap: marketing ? cap : null,
+    templateUnfit: templateProblem !== null,
+  });
+  const byCountry = new Map<string | null, number>();
+  for (const p of counts.prefixes) {
+    const country = countryOfRecipient(p.sample);
+    byCountry.set(country, (byCountry.get(country) ?? 0) + p.count);
+  }
+  return finish(db, userId, {
+    matched: counts.matched,
+    attempted: counts.attempted,
+    excluded: counts.excluded,
+    byCountry,
+    templateProblem,
+    category,
+    cap,
+    whatsappAccountId: input.whatsappAccountId,
+    startAt: input.startAt,
+  });
+}
+
+/** POST /api/campaigns/preflight: the create payload, before the campaign exists. */
+export async function preflightForPayload(db: Db, userId: number, body: PreflightRequest): Promise<Preflight> {
+  const data = parseWith(preflightRequestSchema, body);
+  const at = data.scheduled_at ? new Date(data.scheduled_at) : null;
+  return runPreflight(db, userId, {
+    kommoAccountId: data.kommo_account_id,
+    whatsappAccountId: data.whatsapp_account_id,
+    templateId: data.template_id,
+    filters: data.filters,
+    startAt: at && at.getTime() > Date.now() ? at : null,
+  });
+}
+
+/**
+ * GET /api/campaigns/{id}/preflight. Before the first start it runs the pre-flight on the
+ * campaign's saved filter; once the audience is frozen it reads the frozen rows (what is left
+ * to attempt, and the skipped by reason).
+ */
+export async function preflightForCampaign(db: Db, userId: number, id: number): Promise<Preflight> {
+  const row = await loadCampaignRow(db, userId, id);
+  if (!row.whatsappAccountId || !row.templateId || (!row.audienceFrozenAt && !row.kommoAccountId)) {
+    throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
+  }
+  const startAt = row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
+  if (!row.audienceFrozenAt) {
+    return runPreflight(db, userId, {
+      kommoAccountId: row.kommoAccountId!,
+      whatsappAccountId: row.whatsappAccountId,
+      templateId: row.templateId,
+      filters: row.filters,
+      startAt,
+    });
+  }
+  const rows = await rowsOf<{ skipped: boolean; error_message: string | null; sample: string | null; n: number | string }>(
+    db,
+    sql`select status = 'skipped' as skipped, case when status = 'skipped' then error_message end as error_message,
+          min(phone) as sample, count(*)::int as n
+        from campaign_recipients where campaign_id = ${row.id} and user_id = ${userId}
+          and status in ('pending', 'deferred', 'skipped')
+        group by 1, 2, case when status = 'skipped' then null else left(phone_key, 4) end`,
+  );
+  const reasonOf = new Map<string, ExclusionReason>(Object.entries(REASON_MESSAGE).map(([r, m]) => [m, r as ExclusionReason]));
+  const excluded = Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as Record<ExclusionReason, number>;
+  const byCountry = new Map<string | null, number>();
+  let attempted = 0;
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.skipped) {
+      const reason = reasonOf.get(r.error_message ?? '');
+      if (reason) excluded[reason] += n;
+      continue;
+    }
+    attempted += n;
+    const country = r.sample ? countryOfRecipient(r.sample) : null;
+    byCountry.set(country, (byCountry.get(country) ?? 0) + n);
+  }
+  const [template] = await db.select({ category: templates.category }).from(templates).where(eq(templates.id, row.templateId)).limit(1);
+  return finish(db, userId, {
+    matched: row.totalRecipients,
+    attempted,
+    excluded,
+    byCountry,
+    templateProblem: null,
+    category: (template?.category ?? '').toUpperCase(),
+    cap: await frequencyCapOf(db, userId),
+    whatsappAccountId: row.whatsappAccountId,
+    startAt,
+  });
+}
+
+async function finish(
+  db: Db,
+  userId: number,
+  p: {
+    matched: number;
+    attempted: number;
+    excluded: Record<ExclusionReason, number>;
+    byCountry: Map<string | null, number>;
+    templateProblem: string | null;
+    category: string;
+    cap: { maxMessages: number; days: number } | null;
+    whatsappAccountId: number;
+    startAt: Date | null;
+  },
+): Promise<Preflight> {
+  const [account] = await db
+    .select({
+      ratePerSecond: whatsappAccounts.ratePerSecond,
+      dailyLimit: whatsappAccounts.dailyLimit,
+      businessPortfolioId: whatsappAccounts.businessPortfolioId,
+      businessAccountId: whatsappAccounts.businessAccountId,
+    })
+    .from(whatsappAccounts)
+    .where(and(eq(whatsappAccounts.id, p.whatsappAccountId), eq(whatsappAccounts.userId, userId)))
+    .limit(1);
+  if (!account) throw notFound('Cuenta de WhatsApp no encontrada');
+  const used = (await portfolioUsage(db, userId)).get(portfolioKey(account)) ?? 0;
+  const limited = account.dailyLimit !== null && account.dailyLimit > 0;
+  const left = limited ? Math.max(0, account.dailyLimit! - used) : null;
+  // Today's places first, then one full limit per further 24 h.
+  const waves = limited && p.attempted > left! ? 1 + Math.ceil((p.attempted - left!) / account.dailyLimit!) : 1;
+
+  const countries = [...p.byCountry].map(([country, count]) => ({ country, count }));
+  const now = p.startAt ?? new Date();
+  const eta = estimateFinish({
+    now,
+    ratePerSecond: account.ratePerSecond,
+    // Zones come with the sending-hours part; until then every group is placed in UTC.
+    recipientsByZone: countries.map((c) => ({ timeZone: 'UTC', country: c.country, count: c.count })),
+    hours: null,
+  });
+  const waveWait = (waves - 1) * DAY_SECONDS;
+  const cost = await estimateCost(db, userId, { category: p.category || 'MARKETING', at: now, recipientsByCountry: countries });
+  return {
+    matched: p.matched,
+    attempted: p.attempted,
+    excluded: EXCLUSION_REASONS.map((reason) => ({ reason, label: EXCLUSION_LABELS[reason], count: p.excluded[reason] })),
+    template_problem: p.templateProblem,
+    budget: { daily_limit: account.dailyLimit, used, left, waves },
+    eta: {
+      rate_per_second: account.ratePerSecond,
+      finish_at: new Date(eta.finishAt.getTime() + waveWait * 1000).toISOString(),
+      sending_seconds: Math.round(eta.sendingSeconds),
+      waiting_seconds: Math.round(eta.waitingSeconds + waveWait),
+    },
+    cost: {
+      currency: cost.currency,
+      total: cost.total,
+      priced: cost.priced,
+      unpriced: cost.unpriced,
+      by_country: cost.byCountry,
+    },
+    frequency_cap: p.cap ? { max_messages: p.cap.maxMessages, days: p.cap.days } : null,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Preflight, PreflightRequest } from '@masivo/contract/preflight';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+/** Issue 13: the pre-flight of the campaign being built (the create payload, name optional). */
+export const usePreflightDraft = (body: PreflightRequest | null) =>
+  useQuery({
+    queryKey: ['campaigns', 'preflight', 'draft', body],
+    queryFn: () => api.post<Preflight>('/campaigns/preflight', body),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 15_000,
+    retry: false,
+  });
+
+/** The pre-flight of a saved campaign, shown on its detail screen before the first start. */
+export const useCampaignPreflight = (id: number, enabled: boolean) =>
+  useQuery({
+    queryKey: ['campaigns', 'preflight', id],
+    queryFn: () => api.get<Preflight>(`/campaigns/${id}/preflight`),
+    enabled,
+    staleTime: 15_000,
+    retry: false,
+  });

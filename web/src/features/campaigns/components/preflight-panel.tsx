@@ -1,0 +1,117 @@
+import type { Preflight } from '@masivo/contract/preflight';
+import { PlaneTakeoff } from 'lucide-react';
+import { formatDateTime, formatNumber } from '@/lib/format';
+
+const usd = (n: number) => n.toLocaleString('es-ES', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.round((seconds % 3600) / 60);
+  return m ? `${h} h ${m} min` : `${h} h`;
+}
+
+function budgetText(b: Preflight['budget']): string {
+  if (b.daily_limit === null) return 'Límite diario de Meta desconocido';
+  if (b.daily_limit < 0) return 'Límite diario de Meta: ilimitado';
+  return `Quedan ${formatNumber(b.left)} de ${formatNumber(b.daily_limit)} destinatarios únicos hoy (24 h)`;
+}
+
+/**
+ * Issue 13: what will happen before "Crear Campaña" / "Iniciar": who is attempted, who is
+ * not and why, Meta's daily budget, the ETA and the cost. A live region, so a screen reader
+ * hears the new figures as the filters change.
+ */
+export function PreflightPanel({
+  data,
+  isLoading,
+  isFetching,
+  error,
+  placeholder,
+}: {
+  data: Preflight | undefined;
+  isLoading: boolean;
+  isFetching?: boolean;
+  error?: Error | null;
+  placeholder?: string;
+}) {
+  return (
+    <section aria-labelledby="preflight-title" className="min-w-0 rounded-lg border border-gray-200 bg-white p-4" data-testid="preflight-panel">
+      <h2 id="preflight-title" className="mb-3 flex items-center gap-2 text-base font-semibold text-gray-900">
+        <PlaneTakeoff className="h-5 w-5 text-blue-600" aria-hidden="true" />
+        Antes de enviar
+        {isFetching && data && <span className="text-xs font-normal text-gray-600">actualizando...</span>}
+      </h2>
+      <div role="status" aria-live="polite" aria-atomic="true">
+        {error ? (
+          <p className="text-sm text-red-700">{error.message || 'Error al calcular el pre-vuelo'}</p>
+        ) : !data ? (
+          <p className="text-sm text-gray-600">{isLoading ? 'Calculando...' : placeholder ?? 'Completa la cuenta Kommo, la cuenta de WhatsApp y la plantilla.'}</p>
+        ) : (
+          <PreflightFigures p={data} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function PreflightFigures({ p }: { p: Preflight }) {
+  const excluded = p.excluded.filter((e) => e.count > 0);
+  const unpriced = p.cost.unpriced;
+  return (
+    <div className="space-y-3 text-sm text-gray-700">
+      <p>
+        <span className="text-2xl font-semibold text-gray-900" data-testid="preflight-attempted">
+          {formatNumber(p.attempted)}
+        </span>{' '}
+        {p.attempted === 1 ? 'destinatario se intentará' : 'destinatarios se intentarán'}
+        <span className="block text-xs text-gray-600">de {formatNumber(p.matched)} contactos que coinciden con los filtros</span>
+      </p>
+      {excluded.length > 0 && (
+        <div>
+          <h3 className="font-medium text-gray-900">Excluidos</h3>
+          <ul className="mt-1 max-w-md space-y-0.5" data-testid="preflight-excluded">
+            {excluded.map((e) => (
+              <li key={e.reason} className="flex justify-between gap-4">
+                <span>{e.label.charAt(0).toUpperCase() + e.label.slice(1)}</span>
+                <span className="font-medium tabular-nums text-gray-900">{formatNumber(e.count)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {p.template_problem && <p className="text-red-700">Plantilla no apta: {p.template_problem}</p>}
+      {p.frequency_cap && (
+        <p className="text-xs text-gray-600">
+          Tope de frecuencia: {p.frequency_cap.max_messages} mensajes de marketing cada {p.frequency_cap.days} días por contacto.
+        </p>
+      )}
+      <dl className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+        <div>
+          <dt className="text-xs text-gray-600">Límite diario</dt>
+          <dd data-testid="preflight-budget">
+            {budgetText(p.budget)}
+            {p.budget.waves > 1 && <span className="block font-medium text-amber-800">Se enviará en {p.budget.waves} días</span>}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-gray-600">Fin estimado</dt>
+          <dd data-testid="preflight-eta">
+            {p.attempted === 0 ? '—' : `${formatDateTime(p.eta.finish_at)} (${duration(p.eta.sending_seconds)} de envío a ${formatNumber(p.eta.rate_per_second)}/s)`}
+          </dd>
+        </div>
+        <div className="sm:col-span-2">
+          <dt className="text-xs text-gray-600">Costo estimado (Meta, USD)</dt>
+          <dd data-testid="preflight-cost">
+            {p.attempted === 0
+              ? usd(0)
+              : p.cost.priced === 0
+                ? 'sin tarifa'
+                : `${usd(p.cost.total)}${unpriced ? ` + ${formatNumber(unpriced)} sin tarifa` : ''}`}
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
