@@ -112,10 +112,14 @@ describe('the pre-flight', () => {
     expect(p.matched).toBe(14);
     expect(p.excluded.find((e) => e.reason === 'us_marketing')?.label).toBe('EE.UU. (marketing)');
     expect(p.frequency_cap).toEqual({ max_messages: 2, days: 7 });
-    // Countries of the attempted, priced "sin tarifa" until a rate card exists.
+    // Countries of the attempted, priced with the shipped card: AR has a sourced marketing rate,
+    // the others none ("sin tarifa"), so the estimate covers the three Argentines only.
     const countries = Object.fromEntries(p.cost.by_country.map((c) => [c.country, c.count]));
     expect(countries).toEqual({ AR: 3, MX: 1, CO: 1, CA: 1 });
-    expect(p.cost.unpriced).toBe(6);
+    expect(p.cost).toMatchObject({ priced: 3, unpriced: 3 });
+    const ar = p.cost.by_country.find((c) => c.country === 'AR')!;
+    expect(ar.rate).toBeGreaterThan(0);
+    expect(p.cost.total).toBeCloseTo(3 * ar.rate!, 6);
     // No known daily limit: one wave; the ETA is the attempted at the number's rate.
     expect(p.budget).toMatchObject({ daily_limit: null, waves: 1 });
     expect(p.eta.rate_per_second).toBeGreaterThan(0);
