@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { contactFilterSql } from '../contacts/filter-engine';
 import { rowsOf } from '../../db/sql';
 import { skipUsMarketing } from './us-marketing';
+import { assignRecipientZones } from './recipient-zones-freeze';
 
 export const NO_VALID_PHONE = 'Sin número de teléfono válido';
 export const DUPLICATE_PHONE = 'Número repetido: ya lo recibe otro contacto de la campaña';
@@ -77,5 +78,6 @@ export async function freezeAudience(
     select t.total, t.pending, t.skipped from totals t`,
   );
   const usSkipped = await skipUsMarketing(db, campaign.id);
+  await assignRecipientZones(db, campaign.id);
   return { total: Number(row?.total ?? 0), pending: Number(row?.pending ?? 0) - usSkipped, skipped: Number(row?.skipped ?? 0) + usSkipped };
 }

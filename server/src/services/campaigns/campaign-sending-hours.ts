@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import type { Campaign, UpdateCampaignInput } from '@masivo/contract/campaigns';
+import type { SendingHoursValue } from '@masivo/contract/sending-hours';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/client';
+import { campaigns, whatsappAccounts } from '../../db/schema/index';
+import { conflict } from '../../lib/errors';
+import { campaignDetail } from './campaign-queries';
+import type { CampaignRow } from './campaign-view';
+
+/**
+ * The hours a new campaign starts with: the payload's (null: off), else the WhatsApp account's
+ * default (`default_sending_hours`, null: off).
+ */
+export async function initialSendingHours(db: Db, whatsappAccountId: number, given: SendingHoursValue | null | undefined): Promise<SendingHoursValue | null> {
+  if (given !== undefined) return given;
+  const [account] = await db
+    .select({ hours: whatsappAccounts.defaultSendingHours })
+    .from(whatsappAccounts)
+    .where(eq(whatsappAccounts.id, whatsappAccountId))
+    .limit(1);
+  return account?.hours ?? null;
+}
+
+/**
+ * A sending campaign accepts a change of its hours alone (no other field, no status change):
+ * the sender applies it at its next claim, so a campaign waiting outside its hours resumes by
+ * itself when they are widened. Returns null when the edit is not such a change.
+ */
+export async function updateHoursWhileSending(
+  ctx: AppContext,
+  row: CampaignRow,
+  data: UpdateCampaignInput & { sending_hours?: SendingHoursValue | null },
+): Promise<Campaign | null> {
+  if (row.status !== 'sending' || data.sending_hours === undefined) return null;
+  const others = Object.entries(data).filter(([k, v]) => k !== 'sending_hours' && v !== undefined);
+  if (others.length) return null;
+  const [updated] = await ctx.db
+    .update(campaigns)
+    .set({ sendingHours: data.sending_hours, hoursWaitUntil: null, updatedAt: new Date() })
+    .where(and(eq(campaigns.id, row.id), eq(campaigns.userId, row.userId), eq(campaigns.status, 'sending')))
+    .returning();
+  if (!updated) throw conflict('La campaña cambió mientras se editaba: vuelve a cargarla');
+  ctx.signals.campaignChanged(row.id);
+  return campaignDetail(ctx.db, row.userId, updated);
+}
