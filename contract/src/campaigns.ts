@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
-import { sendingHoursSchema } from './sending-hours';
+import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 
 export { sendingHoursSchema };
 
@@ -120,7 +120,7 @@ export const campaignSchema = z.object({
   /** Set while the campaign waits for the portfolio's daily messaging limit: when it resumes. */
   limit_wait_until: z.string().nullable(),
   /** "Horario de envío" (null: off) and, while every due recipient is outside it, when it reopens. */
-  sending_hours: sendingHoursSchema.nullable().optional(),
+  sending_hours: sendingHoursViewSchema.nullable().optional(),
   hours_wait_until: z.string().nullable().optional(),
   pause_reason: z.string().nullable(),
   /** Who paused it: the operator, Meta's template pause (resumes by itself) or the engine. */

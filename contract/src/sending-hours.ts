@@ -28,6 +28,14 @@ export const sendingHoursSchema = z
     skip_holidays: z.boolean({ error: 'Omitir feriados debe ser sí o no' }).optional().default(false),
   }, { error: 'Horario de envío inválido' })
   .refine((h) => h.start !== h.end, { message: 'La hora de inicio y la de fin del horario de envío no pueden ser iguales', path: ['end'] });
+/** The stored value as the API returns it (no transforms: response schemas only describe). */
+export const sendingHoursViewSchema = z.object({
+  days: z.array(z.number()),
+  start: z.string(),
+  end: z.string(),
+  skip_holidays: z.boolean(),
+});
+
 export type SendingHoursInput = z.input<typeof sendingHoursSchema>;
 export type SendingHoursValue = z.output<typeof sendingHoursSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
-import { sendingHoursSchema } from './sending-hours';
+import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 
 /** Meta's default throughput per number is 80 msg/s; upgraded numbers reach 1,000. */
 export const DEFAULT_RATE_PER_SECOND = 80;
@@ -109,7 +109,7 @@ export const whatsappAccountSchema = z.object({
   /** Unique recipients all numbers of the portfolio reached in the last 24 h. */
   daily_limit_used: z.number(),
   rate_per_second: z.number(),
-  default_sending_hours: sendingHoursSchema.nullable().optional(),
+  default_sending_hours: sendingHoursViewSchema.nullable().optional(),
   daily_message_count: z.number(),
   last_message_sent_at: z.string().nullable(),
   last_checked_at: z.string().nullable(),

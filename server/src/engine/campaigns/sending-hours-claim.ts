@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { jsonParam, rowsOf } from '../../db/sql';
 import { nextWindowOpening, type SendingHours } from '../../services/campaigns/sending-hours';
 
 /**
@@ -58,9 +58,22 @@ export async function hoursWaitAfterClaim(db: Db, campaignId: number, claimed: n
         where campaign_id = ${campaignId} and status = 'pending' and next_attempt_at <= now() limit 1000`,
   );
   const now = new Date(c.now);
+  // The claim reads `public_holidays`: the wait must agree with it, not with the library.
+  const holidays = new Set<string>();
+  if (hours.skip_holidays) {
+    const countries = [...new Set(zones.map((z) => z.country).filter((x): x is string => !!x))];
+    const rows = await rowsOf<{ country: string; day: string }>(
+      db,
+      sql`select country, to_char(day, 'YYYY-MM-DD') as day from public_holidays
+          where country in (select jsonb_array_elements_text(${jsonParam(countries)}))
+            and day between (now() - interval '2 days')::date and (now() + interval '800 days')::date`,
+    );
+    for (const r of rows) holidays.add(`${r.country}:${r.day}`);
+  }
+  const isHoliday = (country: string | null, date: string) => country !== null && holidays.has(`${country}:${date}`);
   let earliest: number | null = null;
   for (const z of zones) {
-    const at = nextWindowOpening(hours, z.time_zone ?? 'UTC', z.country, now);
+    const at = nextWindowOpening(hours, z.time_zone ?? 'UTC', z.country, now, isHoliday);
     if (at && (earliest === null || at.getTime() < earliest)) earliest = at.getTime();
   }
   if (earliest === null || earliest <= now.getTime()) {

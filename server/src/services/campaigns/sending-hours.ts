@@ -97,9 +97,12 @@ export function isPublicHoliday(country: string | null, date: string): boolean {
   return days.has(date);
 }
 
-function dayOpen(hours: SendingHours, country: string | null, y: number, m: number, d: number): boolean {
+/** Whether a date (YYYY-MM-DD) is a public holiday of a country; the library's by default. */
+export type HolidayCheck = (country: string | null, date: string) => boolean;
+
+function dayOpen(hours: SendingHours, country: string | null, y: number, m: number, d: number, holiday: HolidayCheck): boolean {
   const dow = new Date(Date.UTC(y, m - 1, d)).getUTCDay() || 7;
-  return hours.days.includes(dow) && !(hours.skip_holidays && isPublicHoliday(country, ymd(y, m, d)));
+  return hours.days.includes(dow) && !(hours.skip_holidays && holiday(country, ymd(y, m, d)));
 }
 
 function shiftDate(y: number, m: number, d: number, days: number) {
@@ -108,16 +111,22 @@ function shiftDate(y: number, m: number, d: number, days: number) {
 }
 
 /** Whether `at` falls inside the window for someone in `timeZone` (null hours: always). */
-export function isWithinSendingHours(hours: SendingHours | null, timeZone: string, country: string | null, at: Date): boolean {
+export function isWithinSendingHours(
+  hours: SendingHours | null,
+  timeZone: string,
+  country: string | null,
+  at: Date,
+  holiday: HolidayCheck = isPublicHoliday,
+): boolean {
   if (!hours) return true;
   const p = localParts(at.getTime(), timeZone);
   const start = toMinutes(hours.start);
   const end = toMinutes(hours.end);
-  if (start < end) return p.minutes >= start && p.minutes < end && dayOpen(hours, country, p.year, p.month, p.day);
-  if (p.minutes >= start) return dayOpen(hours, country, p.year, p.month, p.day);
+  if (start < end) return p.minutes >= start && p.minutes < end && dayOpen(hours, country, p.year, p.month, p.day, holiday);
+  if (p.minutes >= start) return dayOpen(hours, country, p.year, p.month, p.day, holiday);
   if (p.minutes < end) {
     const prev = shiftDate(p.year, p.month, p.day, -1);
-    return dayOpen(hours, country, prev.y, prev.m, prev.d);
+    return dayOpen(hours, country, prev.y, prev.m, prev.d, holiday);
   }
   return false;
 }
@@ -127,16 +136,22 @@ export function isWithinSendingHours(hours: SendingHours | null, timeZone: strin
  * (`from` itself when it already is); null when no day of the next two years opens (cannot
  * happen with at least one day, kept for safety).
  */
-export function nextWindowOpening(hours: SendingHours | null, timeZone: string, country: string | null, from: Date): Date | null {
-  if (isWithinSendingHours(hours, timeZone, country, from)) return from;
+export function nextWindowOpening(
+  hours: SendingHours | null,
+  timeZone: string,
+  country: string | null,
+  from: Date,
+  holiday: HolidayCheck = isPublicHoliday,
+): Date | null {
+  if (isWithinSendingHours(hours, timeZone, country, from, holiday)) return from;
   const h = hours!;
   const p = localParts(from.getTime(), timeZone);
   const start = toMinutes(h.start);
   for (let i = -1; i < 740; i++) {
     const day = shiftDate(p.year, p.month, p.day, i);
-    if (!dayOpen(h, country, day.y, day.m, day.d)) continue;
+    if (!dayOpen(h, country, day.y, day.m, day.d, holiday)) continue;
     const at = zonedInstant(day.y, day.m, day.d, start, timeZone);
-    if (at > from.getTime() && isWithinSendingHours(h, timeZone, country, new Date(at))) return new Date(at);
+    if (at > from.getTime() && isWithinSendingHours(h, timeZone, country, new Date(at), holiday)) return new Date(at);
   }
   return null;
 }
