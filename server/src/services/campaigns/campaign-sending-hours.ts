@@ -1,11 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Campaign, UpdateCampaignInput } from '@masivo/contract/campaigns';
 import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { campaigns, whatsappAccounts } from '../../db/schema/index';
+import { whatsappAccounts } from '../../db/schema/index';
+import { jsonParam, rowsOf } from '../../db/sql';
 import { conflict } from '../../lib/errors';
-import { campaignDetail } from './campaign-queries';
+import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import type { CampaignRow } from './campaign-view';
 
 /**
@@ -35,11 +36,15 @@ export async function updateHoursWhileSending(
   if (row.status !== 'sending' || data.sending_hours === undefined) return null;
   const others = Object.entries(data).filter(([k, v]) => k !== 'sending_hours' && v !== undefined);
   if (others.length) return null;
-  const [updated] = await ctx.db
-    .update(campaigns)
-    .set({ sendingHours: data.sending_hours, hoursWaitUntil: null, updatedAt: new Date() })
-    .where(and(eq(campaigns.id, row.id), eq(campaigns.userId, row.userId), eq(campaigns.status, 'sending')))
-    .returning();
+  // Only the hours change (never the status): the row must still be sending.
+  const [changed] = await rowsOf<{ id: number }>(
+    ctx.db,
+    sql`update campaigns set sending_hours = ${data.sending_hours === null ? sql`null` : jsonParam(data.sending_hours)},
+          hours_wait_until = null, updated_at = now()
+        where id = ${row.id} and user_id = ${row.userId} and status in ('sending')
+        returning id`,
+  );
+  const updated = changed ? await loadCampaignRow(ctx.db, row.userId, row.id) : null;
   if (!updated) throw conflict('La campaña cambió mientras se editaba: vuelve a cargarla');
   ctx.signals.campaignChanged(row.id);
   return campaignDetail(ctx.db, row.userId, updated);

@@ -15,6 +15,7 @@ import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
+import { CampaignHoursNote } from '@/components/campaign-hours-note';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -78,6 +79,7 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
         <>
           <CampaignStatusBadge status={c.status} />
           <CampaignLimitNote campaign={c} />
+          <CampaignHoursNote campaign={c} />
         </>
       }
       fields={[
@@ -111,6 +113,7 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
       <td className="px-6 py-4 whitespace-nowrap">
         <CampaignStatusBadge status={c.status} />
         <CampaignLimitNote campaign={c} />
+        <CampaignHoursNote campaign={c} />
       </td>
       <td className="px-6 py-4 whitespace-nowrap">
         <div className="flex w-40 flex-col gap-1">

@@ -20,6 +20,8 @@ import { RecipientsBox } from './recipients-box';
 import { nowAsLocalInput } from './schedule';
 import { TemplateSection } from './template-section';
 import { MarketingRetryFields } from './marketing-retry-fields';
+import type { SendingHoursInput } from '@masivo/contract/sending-hours';
+import { SendingHoursFields, sendingHoursError } from './sending-hours-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -49,10 +51,18 @@ export function NewCampaignPage() {
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
+  // "Horario de envío": the number's default until the operator changes it.
+  const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(null);
+  const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
+  const hoursError = sendingHoursError(hours);
 
   const onSubmit = handleSubmit(async (values) => {
+    if (hoursError) {
+      toast.error(hoursError);
+      return;
+    }
     try {
-      const campaign = await create.mutateAsync(toCreatePayload(values, filter));
+      const campaign = await create.mutateAsync({ ...toCreatePayload(values, filter), sending_hours: hours });
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${campaign.id}`);
     } catch (err) {
@@ -127,6 +137,10 @@ export function NewCampaignPage() {
             className="max-w-xs"
             {...register('scheduled_local')}
           />
+        </Section>
+
+        <Section title="Horario de envío">
+          <SendingHoursFields value={hours} onChange={(value) => setHoursEdit({ value })} error={hoursError} />
         </Section>
 
         <Section title="Límite de marketing de Meta">
