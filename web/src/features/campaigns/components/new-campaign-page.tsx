@@ -62,7 +62,8 @@ export function NewCampaignPage() {
       return;
     }
     try {
-      const campaign = await create.mutateAsync({ ...toCreatePayload(values, filter), sending_hours: hours });
+      // Left untouched, the server applies the number's default (what the section shows).
+      const campaign = await create.mutateAsync({ ...toCreatePayload(values, filter), ...(hoursEdit ? { sending_hours: hours } : {}) });
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${campaign.id}`);
     } catch (err) {
