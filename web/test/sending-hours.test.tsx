@@ -114,3 +114,47 @@ describe('the wait outside the hours', () => {
     );
   });
 });
+
+describe('the defaults and zone settings of the accounts', () => {
+  it("the WhatsApp account dialog edits the number's default hours", async () => {
+    const { AccountFormModal } = await import('../src/features/whatsapp-accounts/components/account-form-modal');
+    const user = userEvent.setup();
+    const account = {
+      id: 7, name: 'Ventas', phone_number: '+5491100000000', display_phone_number: null, phone_number_id: '123', business_account_id: '456',
+      kommo_account_id: null, webhook_verify_token: 'v', notes: null, rate_per_second: 80, is_active: true, default_sending_hours: null,
+    } as unknown as import('@masivo/contract/whatsapp-accounts').WhatsAppAccount;
+    routes['PUT /api/whatsapp-accounts/7'] = () => ({ body: account });
+    renderAt('/whatsapp-accounts', <AccountFormModal open account={account} onClose={() => {}} />);
+    await user.click(screen.getByLabelText('Enviar solo dentro de un horario'));
+    await user.click(screen.getByLabelText('Sáb'));
+    await user.click(screen.getByRole('button', { name: 'Guardar Cambios' }));
+    await waitFor(() => expect(api.bodies('PUT /api/whatsapp-accounts/7')).toHaveLength(1));
+    expect((api.bodies('PUT /api/whatsapp-accounts/7')[0] as { default_sending_hours: unknown }).default_sending_hours).toEqual({
+      days: [1, 2, 3, 4, 5, 6],
+      start: '09:00',
+      end: '20:00',
+      skip_holidays: false,
+    });
+  });
+
+  it('the Kommo account card sets the zone field and the zone, refusing an unknown zone', async () => {
+    const { KommoTimeZoneSettings } = await import('../src/features/kommo-accounts/components/kommo-time-zone-settings');
+    const user = userEvent.setup();
+    const account = { id: 3, subdomain: 'miempresa', time_zone: 'America/Argentina/Buenos_Aires', time_zone_field: null } as unknown as import('@masivo/contract/kommo-accounts').KommoAccount;
+    routes['POST /api/contacts/custom-fields'] = () => ({ body: [{ id: 1, name: 'Zona horaria', type: 'text', code: null }, { id: 2, name: 'Ciudad', type: 'text', code: null }] });
+    routes['PUT /api/kommo/accounts/3'] = () => ({ body: account });
+    renderAt('/accounts', <KommoTimeZoneSettings account={account} />);
+    await user.click(screen.getByText(/^Zona horaria: /));
+    await screen.findByRole('option', { name: 'Zona horaria' });
+    await user.selectOptions(screen.getByLabelText('Campo de zona horaria'), 'Zona horaria');
+    const zone = screen.getByLabelText('Zona horaria de la cuenta');
+    await user.clear(zone);
+    await user.type(zone, 'Bogota');
+    expect(screen.getByText('Zona horaria inválida: usa un nombre como America/Bogota')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Guardar zona horaria' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.clear(zone);
+    await user.type(zone, 'America/Bogota');
+    await user.click(screen.getByRole('button', { name: 'Guardar zona horaria' }));
+    await waitFor(() => expect(api.bodies('PUT /api/kommo/accounts/3')).toEqual([{ time_zone_field: 'Zona horaria', time_zone: 'America/Bogota' }]));
+  });
+});

@@ -7,7 +7,7 @@ import { campaignsKeys } from '@/api/campaigns';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { api, errorMessage } from '@/lib/api-client';
-import { SendingHoursFields, sendingHoursError } from './sending-hours-fields';
+import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
 /** "Lun, Mar, Mié · 09:00–20:00 · sin feriados" */
 export function describeSendingHours(h: Campaign['sending_hours']): string {

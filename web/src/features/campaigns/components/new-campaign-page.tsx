@@ -21,7 +21,7 @@ import { nowAsLocalInput } from './schedule';
 import { TemplateSection } from './template-section';
 import { MarketingRetryFields } from './marketing-retry-fields';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
-import { SendingHoursFields, sendingHoursError } from './sending-hours-fields';
+import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
