@@ -80,3 +80,27 @@ describe('the Kommo account zone settings', () => {
     expect(cleared.json()).toMatchObject({ time_zone: 'America/Bogota', time_zone_field: null });
   });
 });
+
+describe('zones of a frozen audience', () => {
+  it('are computed at the freeze only with hours, and when hours are set later', async () => {
+    const zones = async (id: number) =>
+      rowsOf<{ time_zone: string | null; country: string | null }>(t.ctx.db, sql`select time_zone, country from campaign_recipients where campaign_id = ${id} order by id`);
+    const off = (await call('POST', '/api/campaigns', { ...base(), sending_hours: null })).json();
+    const started = await call('POST', `/api/campaigns/${off.id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    expect(await zones(off.id)).toEqual([
+      { time_zone: null, country: null },
+      { time_zone: null, country: null },
+    ]);
+    // Sending (no engine runs here): the hours alone may change, and the recipients get their zones.
+    const res = await call('PUT', `/api/campaigns/${off.id}`, { sending_hours: { days: [1, 2, 3, 4, 5, 6, 7], start: '08:00', end: '21:00' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().status).toBe('sending');
+    const after = await zones(off.id);
+    expect(after.map((z) => z.country)).toEqual(['AR', 'AR']);
+    expect(after.every((z) => z.time_zone && z.time_zone.includes('Buenos_Aires'))).toBe(true);
+    // Anything else still waits for a pause.
+    const other = await call('PUT', `/api/campaigns/${off.id}`, { name: 'Otro nombre', sending_hours: null });
+    expect(other.statusCode).toBe(409);
+  });
+});

@@ -8,6 +8,12 @@ import { jsonParam, rowsOf } from '../../db/sql';
 import { conflict } from '../../lib/errors';
 import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import type { CampaignRow } from './campaign-view';
+import { assignRecipientZones } from './recipient-zones-freeze';
+
+/** Hours set on a campaign whose audience is already frozen: its recipients need their zones. */
+export async function zonesForNewHours(db: Db, row: CampaignRow, hours: SendingHoursValue | null | undefined): Promise<void> {
+  if (hours && row.audienceFrozenAt) await assignRecipientZones(db, row.id, { evenWithoutHours: true });
+}
 
 /**
  * The hours a new campaign starts with: the payload's (null: off), else the WhatsApp account's
@@ -36,6 +42,8 @@ export async function updateHoursWhileSending(
   if (row.status !== 'sending' || data.sending_hours === undefined) return null;
   const others = Object.entries(data).filter(([k, v]) => k !== 'sending_hours' && v !== undefined);
   if (others.length) return null;
+  // Zones first: the sender may claim as soon as the hours are stored.
+  if (data.sending_hours) await assignRecipientZones(ctx.db, row.id, { evenWithoutHours: true });
   // Only the hours change (never the status): the row must still be sending.
   const [changed] = await rowsOf<{ id: number }>(
     ctx.db,

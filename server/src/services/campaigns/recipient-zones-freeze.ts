@@ -9,18 +9,23 @@ const PREFIX = sql.raw(`case when r.phone_key ~ '^[0-9]+$' then left(r.phone_key
 const CHUNK = 5_000;
 
 /**
- * Stores each frozen recipient's zone and country (`campaign_recipients.time_zone`, `country`),
+ * Stores each frozen recipient's zone and country (those without one yet; skipped rows never
+ * need one) (`campaign_recipients.time_zone`, `country`),
  * computed by `recipientZone` once per group of recipients sharing the first 9 digits of their
  * phone key (the longest prefix the zone map uses) and the value of the account's zone field:
  * a million recipients are a few thousand groups, not a million calls. Then makes sure the
  * public holidays of their countries are stored for this year and the next. Run in the freeze's
  * transaction.
  */
-export async function assignRecipientZones(db: Queryable, campaignId: number): Promise<void> {
-  const [account] = await rowsOf<{ time_zone_field: string | null; time_zone: string | null }>(
+export async function assignRecipientZones(db: Queryable, campaignId: number, opts: { evenWithoutHours?: boolean } = {}): Promise<void> {
+  const [account] = await rowsOf<{ time_zone_field: string | null; time_zone: string | null; has_hours: boolean }>(
     db,
-    sql`select k.time_zone_field, k.time_zone from campaigns c join kommo_accounts k on k.id = c.kommo_account_id where c.id = ${campaignId}`,
+    sql`select k.time_zone_field, k.time_zone, c.sending_hours is not null as has_hours
+        from campaigns c left join kommo_accounts k on k.id = c.kommo_account_id where c.id = ${campaignId}`,
   );
+  // Only the claim of a campaign with hours reads the zones: a campaign without them skips the
+  // work, and gets its zones when hours are set later (`zonesForNewHours`).
+  if (!account || (!account.has_hours && !opts.evenWithoutHours)) return;
   const field = account?.time_zone_field ?? null;
   const accountTimeZone = account?.time_zone ?? 'America/Argentina/Buenos_Aires';
   const fieldOf = field === null ? sql`null::text` : sql`ct.custom_fields ->> ${field}`;
@@ -29,7 +34,7 @@ export async function assignRecipientZones(db: Queryable, campaignId: number): P
     sql`select ${PREFIX} as prefix, coalesce(${fieldOf}, '') as field,
           min(case when r.phone_key ~ '^[0-9]+$' then r.phone_key end) as sample
         from campaign_recipients r left join contacts ct on ct.id = r.contact_id
-        where r.campaign_id = ${campaignId}
+        where r.campaign_id = ${campaignId} and r.time_zone is null and r.status not in ('skipped')
         group by 1, 2`,
   );
   const zoned = groups.map((g) => {
@@ -51,7 +56,7 @@ export async function assignRecipientZones(db: Queryable, campaignId: number): P
       src as (
         select r.id, ${PREFIX} as p, coalesce(${fieldOf}, '') as f
         from campaign_recipients r left join contacts ct on ct.id = r.contact_id
-        where r.campaign_id = ${campaignId}
+        where r.campaign_id = ${campaignId} and r.time_zone is null and r.status not in ('skipped')
       )
       update campaign_recipients r set time_zone = z.tz, country = z.cc
       from src join z on z.p = src.p and z.f = src.f

@@ -12,7 +12,7 @@ import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import { refuse, saveEdit } from './campaign-transitions';
-import { updateHoursWhileSending } from './campaign-sending-hours';
+import { updateHoursWhileSending, zonesForNewHours } from './campaign-sending-hours';
 
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
@@ -76,6 +76,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     }
   }
 
+  await zonesForNewHours(db, row, data.sending_hours);
   const updated = await saveEdit(db, row, changes);
   ctx.signals.campaignChanged(id);
   return campaignDetail(ctx.db, userId, updated);
