@@ -12,7 +12,7 @@ import { assignRecipientZones } from './recipient-zones-freeze';
 
 /** Hours set on a campaign whose audience is already frozen: its recipients need their zones. */
 export async function zonesForNewHours(db: Db, row: CampaignRow, hours: SendingHoursValue | null | undefined): Promise<void> {
-  if (hours && row.audienceFrozenAt) await assignRecipientZones(db, row.id, { evenWithoutHours: true });
+  if (hours && row.audienceFrozenAt) await db.transaction((tx) => assignRecipientZones(tx, row.id, { evenWithoutHours: true }));
 }
 
 /**
@@ -43,7 +43,7 @@ export async function updateHoursWhileSending(
   const others = Object.entries(data).filter(([k, v]) => k !== 'sending_hours' && v !== undefined);
   if (others.length) return null;
   // Zones first: the sender may claim as soon as the hours are stored.
-  if (data.sending_hours) await assignRecipientZones(ctx.db, row.id, { evenWithoutHours: true });
+  if (data.sending_hours) await zonesForNewHours(ctx.db, row, data.sending_hours);
   // Only the hours change (never the status): the row must still be sending.
   const [changed] = await rowsOf<{ id: number }>(
     ctx.db,

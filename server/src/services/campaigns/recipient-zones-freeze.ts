@@ -5,8 +5,8 @@ import { publicHolidays } from './sending-hours';
 
 const PREFIX = sql.raw(`case when r.phone_key ~ '^[0-9]+$' then left(r.phone_key, 9) else '' end`);
 
-/** Rows of one update statement: the zones travel as one JSON parameter. */
-const CHUNK = 5_000;
+/** Recipient ids per update statement (the zones travel as one JSON parameter). */
+const ID_RANGE = 50_000;
 
 /**
  * Stores each frozen recipient's zone and country (those without one yet; skipped rows never
@@ -49,19 +49,26 @@ export async function assignRecipientZones(db: Queryable, campaignId: number, op
   );
   const fallback = known.has(accountTimeZone) ? accountTimeZone : 'UTC';
   for (const z of zoned) if (!known.has(z.tz)) z.tz = fallback;
-  for (let i = 0; i < zoned.length; i += CHUNK) {
-    await db.execute(sql`with z as (
-        select * from jsonb_to_recordset(${jsonParam(zoned.slice(i, i + CHUNK))}) as z(p text, f text, tz text, cc text)
-      ),
-      src as (
-        select r.id, ${PREFIX} as p, coalesce(${fieldOf}, '') as f
-        from campaign_recipients r left join contacts ct on ct.id = r.contact_id
-        where r.campaign_id = ${campaignId} and r.time_zone is null and r.status not in ('skipped')
-      )
-      update campaign_recipients r set time_zone = z.tz, country = z.cc
-      from src join z on z.p = src.p and z.f = src.f
-      where r.id = src.id`);
+  // The rows were just inserted (no statistics yet): the planner would loop over the JSON for
+  // every recipient. A hash join is what fits; the setting is restored before returning and is
+  // local to the caller's transaction (the freeze's, or the one of `zonesForNewHours`).
+  const [nestloop] = await rowsOf<{ v: string }>(db, sql`select current_setting('enable_nestloop') as v`);
+  await db.execute(sql`select set_config('enable_nestloop', 'off', true)`);
+  // One statement per id range, so a large audience never holds one long statement.
+  const [range] = await rowsOf<{ lo: number | string | null; hi: number | string | null }>(
+    db,
+    sql`select min(id) as lo, max(id) as hi from campaign_recipients where campaign_id = ${campaignId}`,
+  );
+  const fieldOfRow = field === null ? sql`null::text` : sql`(select ct.custom_fields ->> ${field} from contacts ct where ct.id = r.contact_id)`;
+  const zonesJson = jsonParam(zoned);
+  for (let lo = Number(range?.lo ?? 0), hi = Number(range?.hi ?? -1); lo <= hi; lo += ID_RANGE) {
+    await db.execute(sql`update campaign_recipients r set time_zone = z.tz, country = z.cc
+      from jsonb_to_recordset(${zonesJson}) as z(p text, f text, tz text, cc text)
+      where r.campaign_id = ${campaignId} and r.id >= ${lo} and r.id < ${lo + ID_RANGE}
+        and r.time_zone is null and r.status not in ('skipped')
+        and z.p = ${PREFIX} and z.f = coalesce(${fieldOfRow}, '')`);
   }
+  await db.execute(sql`select set_config('enable_nestloop', ${nestloop?.v ?? 'on'}, true)`);
   const countries = [...new Set(zoned.map((z) => z.cc).filter((c): c is string => !!c))];
   await ensureHolidays(db, countries, new Date());
 }
