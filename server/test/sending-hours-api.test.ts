@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql';
 import { seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
+import { refreshHolidays } from '../src/services/campaigns/recipient-zones-freeze';
 
 /** "Horario de envío" through the API: validation in Spanish, the number's default, the Kommo zone settings. */
 let t: TestApp;
@@ -102,5 +103,19 @@ describe('zones of a frozen audience', () => {
     // Anything else still waits for a pause.
     const other = await call('PUT', `/api/campaigns/${off.id}`, { name: 'Otro nombre', sending_hours: null });
     expect(other.statusCode).toBe(409);
+  });
+
+  it('the scheduler keeps the holidays of sending campaigns stored, once a day', async () => {
+    await t.ctx.db.execute(sql`update campaigns set sending_hours = jsonb_set(sending_hours, '{skip_holidays}', 'true')
+      where user_id = ${owner.userId} and status = 'sending'`);
+    const next = new Date().getUTCFullYear() + 1;
+    await t.ctx.db.execute(sql`delete from public_holidays where country = 'AR' and extract(year from day) = ${next}`);
+    await t.ctx.db.execute(sql`delete from public_holiday_years where country = 'AR' and year = ${next}`);
+    await refreshHolidays(t.ctx.db);
+    const [row] = await rowsOf<{ n: number }>(
+      t.ctx.db,
+      sql`select count(*)::int as n from public_holidays where country = 'AR' and day = ${`${next}-12-25`}::date`,
+    );
+    expect(Number(row!.n)).toBe(1);
   });
 });

@@ -98,3 +98,24 @@ export async function ensureHolidays(db: Queryable, countries: string[], now: Da
   await db.execute(sql`insert into public_holiday_years (country, year)
     select x.c, x.y from jsonb_to_recordset(${jsonParam(missing)}) as x(c text, y int) on conflict do nothing`);
 }
+
+const lastHolidayRefresh = new WeakMap<object, string>();
+
+/**
+ * Scheduler step, at most once a UTC day per process: the holidays of the countries of campaigns
+ * sending with `skip_holidays`, for this year and the next (a campaign frozen in one year may
+ * still send the year after next). Returns 0: it changes no campaign.
+ */
+export async function refreshHolidays(db: Queryable & object, now = new Date()): Promise<number> {
+  const today = now.toISOString().slice(0, 10);
+  if (lastHolidayRefresh.get(db) === today) return 0;
+  const rows = await rowsOf<{ country: string }>(
+    db,
+    sql`select distinct r.country from campaigns c join campaign_recipients r on r.campaign_id = c.id
+        where c.status = 'sending' and (c.sending_hours ->> 'skip_holidays')::boolean and r.status = 'pending' and r.country is not null
+        limit 500`,
+  );
+  await ensureHolidays(db, rows.map((r) => r.country), now);
+  lastHolidayRefresh.set(db, today);
+  return 0;
+}
