@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
+import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
+
+export { sendingHoursSchema };
 
 /** Spec §4 campaign statuses with their Spanish labels; an unknown status shows as draft. */
 export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'paused', 'cancelled'] as const;
@@ -66,6 +69,8 @@ export const createCampaignSchema = z.strictObject({
   filters: contactFilterSchema.optional().default({ searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} }),
   deferred_max_attempts: deferredMaxAttemptsSchema.optional().default(2),
   deferred_window_hours: deferredWindowHoursSchema.optional().default(72),
+  /** "Horario de envío": null = off; left out = the WhatsApp account's default. */
+  sending_hours: sendingHoursSchema.nullable().optional(),
 });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
@@ -83,6 +88,7 @@ export const updateCampaignSchema = z.strictObject({
   filters: contactFilterSchema.optional(),
   deferred_max_attempts: deferredMaxAttemptsSchema.optional(),
   deferred_window_hours: deferredWindowHoursSchema.optional(),
+  sending_hours: sendingHoursSchema.nullable().optional(),
 });
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
@@ -113,6 +119,9 @@ export const campaignSchema = z.object({
   deferred_window_hours: z.number(),
   /** Set while the campaign waits for the portfolio's daily messaging limit: when it resumes. */
   limit_wait_until: z.string().nullable(),
+  /** "Horario de envío" (null: off) and, while every due recipient is outside it, when it reopens. */
+  sending_hours: sendingHoursViewSchema.nullable().optional(),
+  hours_wait_until: z.string().nullable().optional(),
   pause_reason: z.string().nullable(),
   /** Who paused it: the operator, Meta's template pause (resumes by itself) or the engine. */
   pause_origin: z.enum(['operator', 'template', 'engine']).nullable(),

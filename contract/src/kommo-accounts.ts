@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeZoneSchema } from './sending-hours';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
 
 /** DECISIONS §4: a subdomain goes into a URL only when it is a plain Kommo subdomain. */
@@ -52,6 +53,15 @@ export const updateKommoAccountSchema = z.strictObject({
     .refine((v) => v === '' || ACCESS_TOKEN_PATTERN.test(v), ACCESS_TOKEN_CHARSET_MESSAGE)
     .optional(),
   phone_field_id: phoneFieldIdSchema.optional(),
+  /** "Campo de zona horaria": the contact field (its name) holding each person's IANA zone; blank or null: none. */
+  time_zone_field: z
+    .string({ error: 'El campo de zona horaria es inválido' })
+    .trim()
+    .max(200, 'El campo de zona horaria es demasiado largo')
+    .nullish()
+    .transform((v) => (v === undefined ? undefined : v ? v : null)),
+  /** The account's own zone: recipients whose zone is not known otherwise. */
+  time_zone: timeZoneSchema.optional(),
 });
 export type UpdateKommoAccountInput = z.input<typeof updateKommoAccountSchema>;
 
@@ -80,6 +90,8 @@ export const kommoAccountSchema = z.object({
   subdomain: z.string(),
   phone_field_id: z.number(),
   country: z.string().nullable(),
+  time_zone_field: z.string().nullable().optional(),
+  time_zone: z.string().optional(),
   sync_status: z.enum(SYNC_STATUSES),
   sync_total_contacts: z.number(),
   sync_progress_contacts: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
+import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 
 /** Meta's default throughput per number is 80 msg/s; upgraded numbers reach 1,000. */
 export const DEFAULT_RATE_PER_SECOND = 80;
@@ -59,6 +60,8 @@ const fields = {
   notes: optionalText(2000),
   rate_per_second: ratePerSecond.optional(),
   is_active: z.boolean().optional(),
+  /** The "Horario de envío" new campaigns of this number start with (null: off). */
+  default_sending_hours: sendingHoursSchema.nullable().optional(),
 };
 
 export const createWhatsAppAccountSchema = z.strictObject(fields);
@@ -106,6 +109,7 @@ export const whatsappAccountSchema = z.object({
   /** Unique recipients all numbers of the portfolio reached in the last 24 h. */
   daily_limit_used: z.number(),
   rate_per_second: z.number(),
+  default_sending_hours: sendingHoursViewSchema.nullable().optional(),
   daily_message_count: z.number(),
   last_message_sent_at: z.string().nullable(),
   last_checked_at: z.string().nullable(),

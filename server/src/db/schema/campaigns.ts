@@ -1,6 +1,7 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
+import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 import { kommoAccounts } from './kommo';
 import { users } from './users';
 import { templates, whatsappAccounts } from './whatsapp';
@@ -37,6 +38,9 @@ export const campaigns = pgTable('campaigns', {
   deferredWindowHours: integer('deferred_window_hours').notNull().default(72),
   /** 0014: while waiting for the portfolio's daily limit, when the campaign resumes by itself. */
   limitWaitUntil: timestamp('limit_wait_until', { withTimezone: true }),
+  /** 0017: "Horario de envío" (null: off), and while all due recipients are outside it, when it reopens. */
+  sendingHours: jsonb('sending_hours').$type<SendingHoursValue>(),
+  hoursWaitUntil: timestamp('hours_wait_until', { withTimezone: true }),
   scheduledAt: timestamp('scheduled_at', { withTimezone: true }),
   startedAt: timestamp('started_at', { withTimezone: true }),
   completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -76,6 +80,9 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0014: how many times Meta's per-user marketing limit deferred it, and when first. */
   deferrals: integer('deferrals').notNull().default(0),
   firstDeferredAt: timestamp('first_deferred_at', { withTimezone: true }),
+  /** 0017: the recipient's IANA zone and ISO country, computed when the audience is frozen. */
+  timeZone: text('time_zone'),
+  country: text('country'),
 });
 
 /** 0014: unique recipients a business portfolio reached, per tenant (see portfolio-budget.ts). */
@@ -108,3 +115,23 @@ export const webhookEvents = pgTable('webhook_events', {
   processAfter: timestamp('process_after', { withTimezone: true }).notNull().defaultNow(),
   lastError: text('last_error'),
 });
+
+/** 0017: public holidays per country, filled from a maintained library for the years needed. */
+export const publicHolidays = pgTable(
+  'public_holidays',
+  {
+    country: text('country').notNull(),
+    day: date('day').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.day] })],
+);
+
+export const publicHolidayYears = pgTable(
+  'public_holiday_years',
+  {
+    country: text('country').notNull(),
+    year: integer('year').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.country, t.year] })],
+);

@@ -8,6 +8,9 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   accessTokenEnc: text('access_token_enc').notNull(),
   phoneFieldId: integer('phone_field_id').notNull(),
   country: text('country'),
+  /** 0017: the contact field (name) holding each person's IANA zone, and the account's own zone. */
+  timeZoneField: text('time_zone_field'),
+  timeZone: text('time_zone').notNull().default('America/Argentina/Buenos_Aires'),
   syncStatus: text('sync_status').$type<'idle' | 'syncing' | 'synced' | 'error'>().notNull().default('idle'),
   syncTotalContacts: integer('sync_total_contacts').notNull().default(0),
   syncProgressContacts: integer('sync_progress_contacts').notNull().default(0),

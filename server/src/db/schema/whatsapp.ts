@@ -1,4 +1,5 @@
 import { boolean, date, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 import { kommoAccounts } from './kommo';
 import { users } from './users';
 
@@ -24,6 +25,8 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   isOnBizApp: boolean('is_on_biz_app'),
   messagingLimit: text('messaging_limit'),
   ratePerSecond: integer('rate_per_second').notNull().default(80),
+  /** 0017: the "Horario de envío" new campaigns of this number start with (null: off). */
+  defaultSendingHours: jsonb('default_sending_hours').$type<SendingHoursValue>(),
   lastMessageSentAt: timestamp('last_message_sent_at', { withTimezone: true }),
   lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
   /** Set when Meta confirmed, with this account's token, that the number belongs to its WABA. */

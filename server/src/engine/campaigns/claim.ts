@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import type { ContactLike } from '../../services/variables/render';
 import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
+import { withinSendingHours } from './sending-hours-claim';
 
 export interface ClaimedRecipient {
   id: number;
@@ -38,7 +39,7 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
     db,
     sql`with candidates as (
           select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r
-          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now()
+          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now() and ${withinSendingHours(campaignId)}
           order by r.next_attempt_at, r.id
           limit ${limit}
           for update skip locked

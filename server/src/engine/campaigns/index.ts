@@ -13,6 +13,7 @@ import { createCallbackData } from './callback-data';
 import { CampaignMedia } from './campaign-media';
 import { nextDueAt } from './claim';
 import { claimWithinBudget } from './portfolio-budget';
+import { hoursWaitAfterClaim } from './sending-hours-claim';
 import { SenderLeases } from './leases';
 import { resolveEngineOptions, type CampaignEngineOptions } from './options';
 import { schedulerTick } from './scheduler';
@@ -203,7 +204,9 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
     },
     activeCampaigns: (previous) => activeCampaignsOf(ctx.db, accountId, previous, (c) => media.headerMediaId(c)),
     claim: async (campaignId, limit) => {
-      const { claimed, waitMs } = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
+      const budgeted = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
+      const { claimed } = budgeted;
+      const waitMs = budgeted.waitMs ?? (await hoursWaitAfterClaim(ctx.db, campaignId, claimed.length));
       if (waitMs === null) limitWaits.delete(campaignId);
       else limitWaits.set(campaignId, Date.now() + waitMs);
       return claimed;

@@ -13,6 +13,7 @@ import {
 import type { CampaignEngineOptions } from './options';
 import { pruneReach } from './portfolio-budget';
 import { wakeDueDeferred } from '../../services/campaigns/wake-deferred';
+import { refreshHolidays } from '../../services/campaigns/recipient-zones-freeze';
 
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
@@ -48,6 +49,7 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
   await step('pause orphaned campaigns', () => pauseOrphaned(ctx.db));
   await step('wake due deferred recipients', () => wakeDueDeferred(ctx.db));
   await step('prune portfolio reach', () => pruneReach(ctx.db));
+  await step('refresh public holidays', () => refreshHolidays(ctx.db));
   return changed;
 }
 

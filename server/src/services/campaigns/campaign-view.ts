@@ -35,6 +35,8 @@ export function toCampaign(row: CampaignRow): Campaign {
     deferred_max_attempts: row.deferredMaxAttempts,
     deferred_window_hours: row.deferredWindowHours,
     limit_wait_until: iso(row.limitWaitUntil),
+    sending_hours: row.sendingHours ?? null,
+    hours_wait_until: iso(row.hoursWaitUntil),
     pause_reason: row.pauseReason,
     pause_origin: PAUSE_ORIGINS.includes(row.pauseOrigin as never) ? (row.pauseOrigin as Campaign['pause_origin']) : null,
     held_count: 0,

@@ -10,6 +10,7 @@ import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { campaignDetail } from './campaign-queries';
 import { countContacts } from '../contacts/filter-engine';
+import { initialSendingHours } from './campaign-sending-hours';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -46,6 +47,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       scheduledAt,
       deferredMaxAttempts: data.deferred_max_attempts,
       deferredWindowHours: data.deferred_window_hours,
+      sendingHours: await initialSendingHours(db, data.whatsapp_account_id, data.sending_hours),
     })
     .returning();
   return campaignDetail(ctx.db, userId, row);

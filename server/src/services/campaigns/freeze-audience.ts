@@ -3,6 +3,7 @@ import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
+import { assignRecipientZones } from './recipient-zones-freeze';
 
 export { NO_VALID_PHONE, DUPLICATE_PHONE } from './audience-classifier';
 
@@ -68,5 +69,6 @@ export async function freezeAudience(
     )
     select t.total, t.pending, t.skipped from totals t`,
   );
+  await assignRecipientZones(db, campaign.id);
   return { total: Number(row?.total ?? 0), pending: Number(row?.pending ?? 0), skipped: Number(row?.skipped ?? 0) };
 }

@@ -12,6 +12,7 @@ import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import { refuse, saveEdit } from './campaign-transitions';
+import { updateHoursWhileSending, zonesForNewHours } from './campaign-sending-hours';
 
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
@@ -22,6 +23,8 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   const data = parseWith(updateCampaignSchema, input);
   const { db } = ctx;
   const row = await loadCampaignRow(db, userId, id);
+  const hoursOnly = await updateHoursWhileSending(ctx, row, data);
+  if (hoursOnly) return hoursOnly;
   if (!CAN_EDIT.includes(row.status)) throw refuse('edit', row.status);
 
   const changes: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date() };
@@ -29,6 +32,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   if (data.description !== undefined) changes.description = data.description;
   if (data.deferred_max_attempts !== undefined) changes.deferredMaxAttempts = data.deferred_max_attempts;
   if (data.deferred_window_hours !== undefined) changes.deferredWindowHours = data.deferred_window_hours;
+  if (data.sending_hours !== undefined) changes.sendingHours = data.sending_hours;
 
   const kommoChanged = data.kommo_account_id !== undefined && data.kommo_account_id !== row.kommoAccountId;
   const filtersChanged = data.filters !== undefined && JSON.stringify(data.filters) !== JSON.stringify(row.filters);
@@ -72,6 +76,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     }
   }
 
+  await zonesForNewHours(db, row, data.sending_hours);
   const updated = await saveEdit(db, row, changes);
   ctx.signals.campaignChanged(id);
   return campaignDetail(ctx.db, userId, updated);

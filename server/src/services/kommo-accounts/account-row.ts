@@ -11,6 +11,8 @@ export function toKommoAccount(r: Row): KommoAccount {
     id: r.id,
     subdomain: r.subdomain,
     phone_field_id: r.phoneFieldId,
+    time_zone_field: r.timeZoneField ?? null,
+    time_zone: r.timeZone,
     country: r.country,
     sync_status: r.syncStatus,
     sync_total_contacts: r.syncTotalContacts,

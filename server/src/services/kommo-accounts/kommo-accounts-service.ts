@@ -76,6 +76,8 @@ export function createKommoAccountsService(ctx: AppContext) {
       if (input.subdomain !== undefined) patch.subdomain = input.subdomain;
       if (input.access_token) patch.accessTokenEnc = ctx.secrets.seal(input.access_token);
       if (input.phone_field_id !== undefined) patch.phoneFieldId = input.phone_field_id;
+      if (input.time_zone_field !== undefined) patch.timeZoneField = input.time_zone_field;
+      if (input.time_zone !== undefined) patch.timeZone = input.time_zone;
       // Another Kommo account or another phone field: the next sync must read everything again.
       if (
         (input.subdomain !== undefined && input.subdomain !== current.subdomain) ||

@@ -33,6 +33,7 @@ export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, p
     daily_limit: row.dailyLimit,
     daily_limit_used: limitUsed,
     rate_per_second: row.ratePerSecond,
+    default_sending_hours: row.defaultSendingHours ?? null,
     daily_message_count: dailyCount,
     last_message_sent_at: row.lastMessageSentAt?.toISOString() ?? null,
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,

@@ -164,6 +164,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           notes: input.notes ?? null,
           isActive: input.is_active ?? true,
           ratePerSecond: input.rate_per_second ?? 80,
+          defaultSendingHours: input.default_sending_hours ?? null,
           ownerVerifiedAt: new Date(),
         })
         .returning(),
@@ -201,6 +202,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           ...(input.notes !== undefined && { notes: input.notes }),
           ...(input.is_active !== undefined && { isActive: input.is_active }),
           ...(input.rate_per_second !== undefined && { ratePerSecond: input.rate_per_second }),
+          ...(input.default_sending_hours !== undefined && { defaultSendingHours: input.default_sending_hours }),
           // What Meta told about the old number or token no longer holds.
           ...(numberChanged && { isVerified: false, lastCheckedAt: null }),
           // Its portfolio and messaging limit too: read again on the next "Probar".

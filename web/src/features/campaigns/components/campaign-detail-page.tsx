@@ -21,6 +21,8 @@ import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
 import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
+import { CampaignHoursNote } from '@/components/campaign-hours-note';
+import { CampaignHoursCard } from './campaign-hours-card';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -93,6 +95,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
             <>
               <CampaignStatusBadge status={c.status} />
               <CampaignLimitNote campaign={c} />
+              <CampaignHoursNote campaign={c} />
             </>
           }
           icon={<Activity className="h-6 w-6" />}
@@ -102,6 +105,8 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         <StatCard title="Mensajes Enviados" value={formatNumber(c.messages_sent)} icon={<Send className="h-6 w-6" />} tone="green" />
         <StatCard title="Progreso" value={`${percent}%`} icon={<Percent className="h-6 w-6" />} tone="purple" />
       </div>
+
+      <CampaignHoursCard campaign={c} />
 
       <Card className="p-6">
         <h2 className="mb-4 text-lg font-semibold text-gray-900">Progreso de la Campaña</h2>

@@ -16,6 +16,7 @@ import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { FrequencyCapCard } from './frequency-cap-card';
+import { CampaignHoursNote } from '@/components/campaign-hours-note';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -80,6 +81,7 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
         <>
           <CampaignStatusBadge status={c.status} />
           <CampaignLimitNote campaign={c} />
+          <CampaignHoursNote campaign={c} />
         </>
       }
       fields={[
@@ -113,6 +115,7 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
       <td className="px-6 py-4 whitespace-nowrap">
         <CampaignStatusBadge status={c.status} />
         <CampaignLimitNote campaign={c} />
+        <CampaignHoursNote campaign={c} />
       </td>
       <td className="px-6 py-4 whitespace-nowrap">
         <div className="flex w-40 flex-col gap-1">

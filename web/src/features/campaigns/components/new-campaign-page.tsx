@@ -24,6 +24,8 @@ import { filterToBody } from '@masivo/contract/contact-filter';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePreflightDraft } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
+import type { SendingHoursInput } from '@masivo/contract/sending-hours';
+import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -61,10 +63,19 @@ export function NewCampaignPage() {
     400,
   );
   const preflight = usePreflightDraft(preflightBody);
+  // "Horario de envío": the number's default until the operator changes it.
+  const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(null);
+  const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
+  const hoursError = sendingHoursError(hours);
 
   const onSubmit = handleSubmit(async (values) => {
+    if (hoursError) {
+      toast.error(hoursError);
+      return;
+    }
     try {
-      const campaign = await create.mutateAsync(toCreatePayload(values, filter));
+      // Left untouched, the server applies the number's default (what the section shows).
+      const campaign = await create.mutateAsync({ ...toCreatePayload(values, filter), ...(hoursEdit ? { sending_hours: hours } : {}) });
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${campaign.id}`);
     } catch (err) {
@@ -139,6 +150,10 @@ export function NewCampaignPage() {
             className="max-w-xs"
             {...register('scheduled_local')}
           />
+        </Section>
+
+        <Section title="Horario de envío">
+          <SendingHoursFields value={hours} onChange={(value) => setHoursEdit({ value })} error={hoursError} />
         </Section>
 
         <Section title="Límite de marketing de Meta">

@@ -12,6 +12,7 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSyncStatus } from '../api/get-sync-status';
 import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
+import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {
@@ -107,6 +108,8 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
           </div>
         </dl>
       </div>
+
+      <KommoTimeZoneSettings account={account} />
 
       {s.sync_status === 'error' && s.sync_error_message && (
         <p role="alert" className="rounded-md bg-red-50 p-2 text-sm text-red-700">

@@ -14,6 +14,9 @@ import { errorMessage } from '@/lib/api-client';
 import { useKommoAccounts } from '@/api/kommo-accounts';
 import { useCreateWhatsAppAccount, useUpdateWhatsAppAccount } from '../api/save-whatsapp-account';
 import { FormActions } from '@/components/ui/form-actions';
+import type { SendingHoursInput } from '@masivo/contract/sending-hours';
+import { useState } from 'react';
+import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
 interface FormValues {
   name: string;
@@ -66,14 +69,20 @@ export function AccountFormModal({ open, account, onClose }: { open: boolean; ac
     values: account ? valuesOf(account) : EMPTY,
   });
   const errors = formState.errors;
+  // "Horario de envío" new campaigns of this number start with (the stored one until changed).
+  const [hoursEdit, setHoursEdit] = useState<{ account: number | null; value: SendingHoursInput | null } | null>(null);
+  const hours = hoursEdit && hoursEdit.account === (account?.id ?? null) ? hoursEdit.value : (account?.default_sending_hours ?? null);
+  const hoursError = sendingHoursError(hours);
 
   const close = () => {
     reset(EMPTY);
+    setHoursEdit(null);
     onClose();
   };
 
   const onSubmit = handleSubmit(async (values) => {
-    const payload = omitEmpty(values);
+    if (hoursError) return;
+    const payload = { ...omitEmpty(values), default_sending_hours: hours };
     const parsed = (editing ? updateWhatsAppAccountSchema : createWhatsAppAccountSchema).safeParse(payload);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -150,6 +159,10 @@ export function AccountFormModal({ open, account, onClose }: { open: boolean; ac
           {...register('webhook_verify_token')}
         />
         <Textarea label="Notas (opcional)" rows={2} error={errors.notes?.message} {...register('notes')} />
+        <fieldset className="rounded-md border border-gray-200 p-4">
+          <legend className="px-1 text-sm font-medium text-gray-700">Horario de envío por defecto</legend>
+          <SendingHoursFields value={hours} onChange={(value) => setHoursEdit({ account: account?.id ?? null, value })} error={hoursError} />
+        </fieldset>
         <FormActions onCancel={close} pending={formState.isSubmitting} label={editing ? 'Guardar Cambios' : 'Crear Cuenta'} pendingLabel={'Guardando...'} className="border-t border-gray-200 pt-4" />
       </form>
     </Modal>
