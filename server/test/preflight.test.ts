@@ -193,6 +193,26 @@ describe('the pre-flight', () => {
     });
   }
 
+  it('the ETA waits for the recipients’ sending hours', async () => {
+    const anyTime = await preflight(filters.vip);
+    expect(anyTime.eta.waiting_seconds).toBe(0);
+    // A window opening three hours from now in Buenos Aires (where the Argentines are), every day.
+    const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: 'America/Argentina/Buenos_Aires' }).format(new Date()));
+    const hh = (h: number) => `${String(h % 24).padStart(2, '0')}:00`;
+    const later = await runPreflight(t.ctx.db, userId, {
+      kommoAccountId: w.kommoAccountId,
+      whatsappAccountId: w.whatsappAccountId,
+      templateId: w.templateId,
+      filters: filters.vip,
+      startAt: null,
+      hours: { days: [1, 2, 3, 4, 5, 6, 7], start: hh(hour + 3), end: hh(hour + 4), skip_holidays: false },
+    });
+    expect(later.attempted).toBe(anyTime.attempted);
+    // At least two hours of waiting for the window, and the finish moves as much.
+    expect(later.eta.waiting_seconds).toBeGreaterThan(2 * 3600);
+    expect(Date.parse(later.eta.finish_at) - Date.parse(anyTime.eta.finish_at)).toBeGreaterThan(2 * 3600 * 1000);
+  });
+
   it('knows the US area codes from libphonenumber', () => {
     expect(US_AREA_CODES).toContain('202');
     expect(US_AREA_CODES).not.toContain('416'); // Toronto

@@ -9,7 +9,7 @@ import {
   type PreflightRequest,
 } from '@masivo/contract/preflight';
 import type { Db } from '../../db/client';
-import { templates, whatsappAccounts } from '../../db/schema/index';
+import { kommoAccounts, templates, whatsappAccounts } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
 import { AppError, notFound } from '../../lib/errors';
 import { parseWith } from '../../lib/parse-with';
@@ -19,7 +19,8 @@ import { portfolioKey, portfolioUsage } from '../whatsapp-accounts/messaging-lim
 import { countAudience, countryOfRecipient, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
 import { assertOwnKommoAccount, assertOwnWhatsAppAccount } from './campaign-references';
 import { loadCampaignRow } from './campaign-queries';
-import { estimateFinish } from './sending-hours';
+import { recipientZone } from './recipient-zone';
+import { estimateFinish, type SendingHours } from './sending-hours';
 
 const DAY_SECONDS = 86_400;
 
@@ -30,6 +31,8 @@ export interface PreflightInput {
   filters: ContactFilter;
   /** When sending starts (the schedule), else now. */
   startAt: Date | null;
+  /** The campaign's sending hours (null or absent: any time): the ETA waits for each zone's window. */
+  hours?: SendingHours | null;
 }
 
 /**
@@ -67,15 +70,30 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
     templateUnfit: templateProblem !== null,
   });
   const byCountry = new Map<string | null, number>();
+  const [kommo] = await db
+    .select({ timeZone: kommoAccounts.timeZone })
+    .from(kommoAccounts)
+    .where(and(eq(kommoAccounts.id, input.kommoAccountId), eq(kommoAccounts.userId, userId)))
+    .limit(1);
+  // Before the freeze the zone is placed from the phone (its prefix group's sample) or the
+  // account's zone; the freeze also reads the contact's zone field (recipient-zone.ts).
+  const byZone = new Map<string, { timeZone: string; country: string | null; count: number }>();
   for (const p of counts.prefixes) {
     const country = countryOfRecipient(p.sample);
     byCountry.set(country, (byCountry.get(country) ?? 0) + p.count);
+    const zone = recipientZone({ fieldValue: null, phone: p.sample, accountTimeZone: kommo?.timeZone ?? 'UTC' });
+    const key = `${zone.timeZone}|${country ?? ''}`;
+    const group = byZone.get(key) ?? { timeZone: zone.timeZone, country, count: 0 };
+    group.count += p.count;
+    byZone.set(key, group);
   }
   return finish(db, userId, {
     matched: counts.matched,
     attempted: counts.attempted,
     excluded: counts.excluded,
     byCountry,
+    byZone: [...byZone.values()],
+    hours: input.hours ?? null,
     templateProblem,
     category,
     cap,
@@ -94,6 +112,7 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
     templateId: data.template_id,
     filters: data.filters,
     startAt: at && at.getTime() > Date.now() ? at : null,
+    hours: data.sending_hours ?? null,
   });
 }
 
@@ -115,16 +134,26 @@ export async function preflightForCampaign(db: Db, userId: number, id: number): 
       templateId: row.templateId,
       filters: row.filters,
       startAt,
+      hours: row.sendingHours ?? null,
     });
   }
-  const rows = await rowsOf<{ skipped: boolean; error_message: string | null; sample: string | null; n: number | string }>(
+  const rows = await rowsOf<{
+    skipped: boolean;
+    error_message: string | null;
+    sample: string | null;
+    time_zone: string | null;
+    country: string | null;
+    n: number | string;
+  }>(
     db,
     sql`select status = 'skipped' as skipped, case when status = 'skipped' then error_message end as error_message,
-          min(phone) as sample, count(*)::int as n
+          min(phone) as sample, case when status = 'skipped' then null else time_zone end as time_zone,
+          case when status = 'skipped' then null else country end as country, count(*)::int as n
         from campaign_recipients where campaign_id = ${row.id} and user_id = ${userId}
           and status in ('pending', 'deferred', 'skipped')
-        group by 1, 2, case when status = 'skipped' then null else left(phone_key, 4) end`,
+        group by 1, 2, 4, 5, case when status = 'skipped' then null else left(phone_key, 4) end`,
   );
+  const byZone = new Map<string, { timeZone: string; country: string | null; count: number }>();
   const reasonOf = new Map<string, ExclusionReason>(Object.entries(REASON_MESSAGE).map(([r, m]) => [m, r as ExclusionReason]));
   const excluded = Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as Record<ExclusionReason, number>;
   const byCountry = new Map<string | null, number>();
@@ -139,6 +168,12 @@ export async function preflightForCampaign(db: Db, userId: number, id: number): 
     attempted += n;
     const country = r.sample ? countryOfRecipient(r.sample) : null;
     byCountry.set(country, (byCountry.get(country) ?? 0) + n);
+    // Zones are stored at the freeze when the campaign has hours; otherwise the zone is moot.
+    const timeZone = r.time_zone ?? 'UTC';
+    const key = `${timeZone}|${r.country ?? country ?? ''}`;
+    const group = byZone.get(key) ?? { timeZone, country: r.country ?? country, count: 0 };
+    group.count += n;
+    byZone.set(key, group);
   }
   const [template] = await db.select({ category: templates.category }).from(templates).where(eq(templates.id, row.templateId)).limit(1);
   return finish(db, userId, {
@@ -146,6 +181,8 @@ export async function preflightForCampaign(db: Db, userId: number, id: number): 
     attempted,
     excluded,
     byCountry,
+    byZone: [...byZone.values()],
+    hours: row.sendingHours ?? null,
     templateProblem: null,
     category: (template?.category ?? '').toUpperCase(),
     cap: await frequencyCapOf(db, userId),
@@ -162,6 +199,8 @@ async function finish(
     attempted: number;
     excluded: Record<ExclusionReason, number>;
     byCountry: Map<string | null, number>;
+    byZone: Array<{ timeZone: string; country: string | null; count: number }>;
+    hours: SendingHours | null;
     templateProblem: string | null;
     category: string;
     cap: { maxMessages: number; days: number } | null;
@@ -191,9 +230,8 @@ async function finish(
   const eta = estimateFinish({
     now,
     ratePerSecond: account.ratePerSecond,
-    // Zones come with the sending-hours part; until then every group is placed in UTC.
-    recipientsByZone: countries.map((c) => ({ timeZone: 'UTC', country: c.country, count: c.count })),
-    hours: null,
+    recipientsByZone: p.byZone,
+    hours: p.hours,
   });
   const waveWait = (waves - 1) * DAY_SECONDS;
   const cost = await estimateCost(db, userId, { category: p.category || 'MARKETING', at: now, recipientsByCountry: countries });

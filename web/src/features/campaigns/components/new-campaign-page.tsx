@@ -55,18 +55,25 @@ export function NewCampaignPage() {
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
-  // The pre-flight follows the filters (debounced): who will be attempted, and why not the rest.
-  const preflightBody = useDebouncedValue(
-    kommoAccountId && whatsappAccountId && templateId
-      ? { kommo_account_id: kommoAccountId, whatsapp_account_id: whatsappAccountId, template_id: templateId, filters: filterToBody(filter) }
-      : null,
-    400,
-  );
-  const preflight = usePreflightDraft(preflightBody);
   // "Horario de envío": the number's default until the operator changes it.
   const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(null);
   const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
   const hoursError = sendingHoursError(hours);
+  // The pre-flight follows the filters and the hours (debounced): who will be attempted, why not
+  // the rest, and when the last one gets it.
+  const preflightBody = useDebouncedValue(
+    kommoAccountId && whatsappAccountId && templateId
+      ? {
+          kommo_account_id: kommoAccountId,
+          whatsapp_account_id: whatsappAccountId,
+          template_id: templateId,
+          filters: filterToBody(filter),
+          ...(hours && !hoursError ? { sending_hours: hours } : {}),
+        }
+      : null,
+    400,
+  );
+  const preflight = usePreflightDraft(preflightBody);
 
   const onSubmit = handleSubmit(async (values) => {
     if (hoursError) {
