@@ -50,6 +50,17 @@ describe('progress bar', () => {
     rerender(<CampaignProgress campaign={{ ...counts, status: 'bogus' }} />);
     expect(container.querySelector('[role="progressbar"] > div')?.className).toContain('bg-gray-400');
   });
+
+  it('says "En espera" instead of "Enviando..." while the campaign waits outside its sending hours', () => {
+    const counts = { total_recipients: 10, messages_sent: 0, failed_count: 0, skipped_count: 0, unknown_count: 0, status: 'sending' };
+    const { rerender } = render(<CampaignProgress campaign={{ ...counts, hours_wait_until: new Date(Date.now() + 3_600_000).toISOString() }} />);
+    expect(screen.getByText('En espera: fuera del horario de envío')).toBeTruthy();
+    expect(screen.queryByText('Enviando...')).toBeNull();
+    // A wait already over (the sender has not cleared it yet) is sending again.
+    rerender(<CampaignProgress campaign={{ ...counts, hours_wait_until: new Date(Date.now() - 1000).toISOString() }} />);
+    expect(screen.getByText('Enviando...')).toBeTruthy();
+    expect(screen.queryByText('En espera: fuera del horario de envío')).toBeNull();
+  });
 });
 
 describe('scheduling', () => {
