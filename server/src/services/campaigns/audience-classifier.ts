@@ -25,22 +25,6 @@ export const REASON_MESSAGE: Record<ExclusionReason, string> = {
 };
 
 /**
- * lib/phone.ts phoneKey in SQL, for a phone already in E.164 form (`+` and digits, checked
- * first): the digits with the mobile token that WhatsApp ids drop (AR 9, MX 1) folded, so one
- * person is one recipient in any format. Plain string functions: at a million contacts a
- * regexp_replace per row cost seconds.
- */
-const PHONE_KEY = sql.raw(`case when c.phone ~ '^\\+[1-9][0-9]{6,14}$' then case
-    when length(c.phone) = 14 and left(c.phone, 4) in ('+549', '+521') then substr(c.phone, 2, 2) || substr(c.phone, 5)
-    else substr(c.phone, 2) end end`);
-
-/**
- * lib/bsuid.ts in SQL: a Kommo phone field holding a BSUID makes the contact reachable by it.
- * Nested CASE so the pattern only runs for contacts without a phone.
- */
-const BSUID_RAW = sql.raw(`case when c.phone is null then case when btrim(c.phone_raw) ~ '^[A-Z]{2}[.](ENT[.])?[A-Za-z0-9]{1,64}$' then btrim(c.phone_raw) end end`);
-
-/**
  * The +1 area codes libphonenumber places in the United States (Canada, Puerto Rico and the
  * other +1 countries have their own), so the US exclusion is one comparison in SQL.
  */
@@ -102,9 +86,10 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
   const capRule = r.marketing && r.cap ? sql`when r.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
   const templateRule = r.templateUnfit ? sql`else 'template_unfit'` : sql``;
   return sql`audience as (
-      select c.id as contact_id, coalesce(c.phone, x.bsuid) as phone, coalesce(${PHONE_KEY}, x.bsuid) as phone_key, x.bsuid
+      -- phone_key and bsuid are stored columns (0020: lib/phone.ts phoneKey of an E.164 phone,
+      -- else the BSUID a Kommo phone field holds), so no string function runs per row.
+      select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
       from contacts c
-      cross join lateral (select ${BSUID_RAW} as bsuid) x
       where ${where}
     ),
     -- The first contact of each person (lowest id) is the one attempted; a hash aggregate, not
