@@ -114,7 +114,7 @@ function verdictCtes(r: AudienceRules): SQL {
       where ${where}
     ),
     people as (
-      select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone) as sample
+      select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
       from audience a group by a.phone_key
     ),
     verdicts as (
@@ -161,7 +161,8 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
         tx,
         sql`with ${verdictCtes(rules)}
           select reason, min(sample) as sample, count(*)::int as people, sum(n)::int as n
-          from verdicts
+          -- offset 0: each person's reason is computed once, not again for the prefix key.
+          from (select reason, phone_key, n, sample from verdicts offset 0) v
           group by reason, case when reason is null then left(phone_key, 4) end`,
       );
     })
