@@ -106,6 +106,11 @@ function verdictCtes(r: AudienceRules): SQL {
     : sql``;
   const capRule = r.marketing && r.cap ? sql`when p.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
   const templateRule = r.templateUnfit ? sql`else 'template_unfit'` : sql``;
+  // One hashed set probed once per person: the blacklist's and the opt-outs' keys and BSUIDs.
+  const blocked = sql`select b.phone_key from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int
+      union all select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int
+      union all select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
+      union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
   return sql`audience as (
@@ -120,10 +125,7 @@ function verdictCtes(r: AudienceRules): SQL {
     verdicts as (
       select p.phone_key, p.n, p.first_id, p.sample, cb.bsuid as cb_bsuid, case
         when p.phone_key is null then 'invalid_phone'
-        when p.phone_key in (select b.phone_key from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int)
-          or p.phone_key in (select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int)
-          or p.phone_key in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null)
-          or p.phone_key in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
+        when p.phone_key in (${blocked})
           or cb.bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null)
           or cb.bsuid in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
           then 'blacklisted'
