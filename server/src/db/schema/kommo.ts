@@ -1,4 +1,5 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from './users';
 
 export const kommoAccounts = pgTable('kommo_accounts', {
@@ -56,6 +57,10 @@ export const contacts = pgTable('contacts', {
   syncGeneration: integer('sync_generation').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0020: the phone key (or the BSUID of a phone field), computed by PostgreSQL on every write (expression in the migration). */
+  phoneKey: text('phone_key').generatedAlwaysAs(sql`phone_key`),
+  /** 0020: the BSUID a Kommo phone field holds when there is no phone, computed on every write. */
+  bsuid: text('bsuid').generatedAlwaysAs(sql`bsuid`),
 });
 
 export const blacklist = pgTable('blacklist', {

@@ -25,22 +25,6 @@ export const REASON_MESSAGE: Record<ExclusionReason, string> = {
 };
 
 /**
- * lib/phone.ts phoneKey in SQL, for a phone already in E.164 form (`+` and digits, checked
- * first): the digits with the mobile token that WhatsApp ids drop (AR 9, MX 1) folded, so one
- * person is one recipient in any format. Plain string functions: at a million contacts a
- * regexp_replace per row cost seconds.
- */
-const PHONE_KEY = sql.raw(`case when c.phone ~ '^\\+[1-9][0-9]{6,14}$' then case
-    when length(c.phone) = 14 and left(c.phone, 4) in ('+549', '+521') then substr(c.phone, 2, 2) || substr(c.phone, 5)
-    else substr(c.phone, 2) end end`);
-
-/**
- * lib/bsuid.ts in SQL: a Kommo phone field holding a BSUID makes the contact reachable by it.
- * Nested CASE so the pattern only runs for contacts without a phone.
- */
-const BSUID_RAW = sql.raw(`case when c.phone is null then case when btrim(c.phone_raw) ~ '^[A-Z]{2}[.](ENT[.])?[A-Za-z0-9]{1,64}$' then btrim(c.phone_raw) end end`);
-
-/**
  * The +1 area codes libphonenumber places in the United States (Canada, Puerto Rico and the
  * other +1 countries have their own), so the US exclusion is one comparison in SQL.
  */
@@ -91,51 +75,68 @@ export interface AudienceRules {
  * THE audience, classified: one row per contact the filter matches, with `reason` null for
  * the recipients who will be attempted, else why not (first reason wins, in this order:
  * invalid phone, duplicate, blacklist/opt-out, US marketing, frequency cap, template). The
- * freeze inserts from it, the pre-flight counts from it: same data, same answer.
- * Columns: contact_id, phone, phone_key (null when invalid), known_bsuid, reason.
+ * freeze inserts from `classified`, the pre-flight counts `verdicts` (one row per person with
+ * how many contacts share the key): the reasons are decided once, in `verdicts`, for both.
+ * `classified` columns: contact_id, phone, phone_key (null when invalid), known_bsuid, reason.
  */
 export function classifiedAudienceCtes(r: AudienceRules): SQL {
+  return sql`${verdictCtes(r)},
+    classified as (
+      select a.contact_id, a.phone, a.phone_key, coalesce(a.bsuid, v.cb_bsuid) as known_bsuid, case
+        when a.phone_key is null then 'invalid_phone'
+        when a.contact_id <> v.first_id then 'duplicate'
+        else v.reason end as reason
+      from audience a
+      left join verdicts v on v.phone_key = a.phone_key
+    )`;
+}
+
+/**
+ * audience: the matched contacts (phone_key and bsuid are stored columns, 0020, so no string
+ * function runs per row); people: one row per phone key (the null key groups the contacts
+ * without a valid phone) with its contacts and its first (lowest id, the one attempted);
+ * verdicts: each person's reason, or null when attempted.
+ */
+function verdictCtes(r: AudienceRules): SQL {
   const where = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters });
+  // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
+  // is the key's digits 2-4; a BSUID key starts with letters.
   const usRule = r.marketing
-    ? sql`when r.phone like '+1%' and substr(r.phone, 3, 3) in (select jsonb_array_elements_text(${jsonParam(US_AREA_CODES)})) then 'us_marketing'`
+    ? sql`when p.phone_key like '1%' and substr(p.phone_key, 2, 3) in (select jsonb_array_elements_text(${jsonParam(US_AREA_CODES)})) then 'us_marketing'`
     : sql``;
-  const capRule = r.marketing && r.cap ? sql`when r.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
+  const capRule = r.marketing && r.cap ? sql`when p.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
   const templateRule = r.templateUnfit ? sql`else 'template_unfit'` : sql``;
+  // One hashed set probed once per person: the blacklist's and the opt-outs' keys and BSUIDs.
+  const blocked = sql`select b.phone_key from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int
+      union all select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int
+      union all select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
+      union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
+  // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
+  // one), else the BSUID recorded for the phone key.
   return sql`audience as (
-      select c.id as contact_id, coalesce(c.phone, x.bsuid) as phone, coalesce(${PHONE_KEY}, x.bsuid) as phone_key, x.bsuid
+      select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
       from contacts c
-      cross join lateral (select ${BSUID_RAW} as bsuid) x
       where ${where}
     ),
-    -- The first contact of each person (lowest id) is the one attempted; a hash aggregate, not
-    -- a sort of the whole audience.
-    firsts as (
-      select a.phone_key, min(a.contact_id) as first_id from audience a where a.phone_key is not null group by a.phone_key
+    people as (
+      select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
+      from audience a group by a.phone_key
     ),
-    ranked as (
-      select a.*, case when a.contact_id = f.first_id then 1 else 2 end as n,
-        coalesce(a.bsuid, cb.bsuid) as known_bsuid
-      from audience a
-      left join firsts f on f.phone_key = a.phone_key
-      left join contact_bsuids cb on cb.user_id = ${r.userId}::int and cb.phone_key = a.phone_key
-    ),
-    classified as (
-      select r.contact_id, r.phone, r.phone_key, r.known_bsuid, case
-        when r.phone_key is null then 'invalid_phone'
-        when r.n > 1 then 'duplicate'
-        when r.phone_key in (select b.phone_key from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int)
-          or r.known_bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null)
-          or r.phone_key in (select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int)
-          or r.known_bsuid in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
+    verdicts as (
+      select p.phone_key, p.n, p.first_id, p.sample, cb.bsuid as cb_bsuid, case
+        when p.phone_key is null then 'invalid_phone'
+        when p.phone_key in (${blocked})
+          or cb.bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null)
+          or cb.bsuid in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
           then 'blacklisted'
         ${usRule}
         ${capRule}
         ${templateRule}
         end as reason
-      from ranked r
+      from people p
+      left join contact_bsuids cb on cb.user_id = ${r.userId}::int and cb.phone_key = p.phone_key
     )`;
 }
-
 
 export interface AudienceCounts {
   matched: number;
@@ -157,11 +158,13 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
       await tx.execute(sql`set local work_mem = '64MB'`);
       // Bounded like every query a user can trigger (DB_STATEMENT_TIMEOUT_MS): a pre-flight the
       // database stops answers with a Spanish 503 instead of holding a connection.
-      return rowsOf<{ reason: string | null; sample: string | null; n: number | string }>(
+      // Per person, not per contact: a person's other contacts are its duplicates (n - 1).
+      return rowsOf<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>(
         tx,
-        sql`with ${classifiedAudienceCtes(rules)}
-          select reason, min(phone) as sample, count(*)::int as n
-          from classified
+        sql`with ${verdictCtes(rules)}
+          select reason, min(sample) as sample, count(*)::int as people, sum(n)::int as n
+          -- offset 0: each person's reason is computed once, not again for the prefix key.
+          from (select reason, phone_key, n, sample from verdicts offset 0) v
           group by reason, case when reason is null then left(phone_key, 4) end`,
       );
     })
@@ -182,8 +185,13 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
   let matched = 0;
   const prefixes: AudienceCounts['prefixes'] = [];
   for (const row of rows) {
-    const n = Number(row.n);
-    matched += n;
+    matched += Number(row.n);
+    if (row.reason === 'invalid_phone') {
+      excluded.invalid_phone += Number(row.n);
+      continue;
+    }
+    excluded.duplicate += Number(row.n) - Number(row.people);
+    const n = Number(row.people);
     if (row.reason === null) {
       attempted += n;
       prefixes.push({ sample: row.sample ?? '', count: n });
