@@ -1,22 +1,14 @@
 import type { RateCard, RateCardLineError } from '@masivo/contract/pricing';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, request } from '@/lib/api-client';
+import { saveResponseAsFile } from '@/lib/download';
 
 export const useRateCard = () => useQuery({ queryKey: ['pricing'], queryFn: () => api.get<RateCard>('/pricing') });
 
 /** Downloads the tenant's card as CSV under the name the server gives it. */
 export async function downloadRateCardCsv(): Promise<void> {
   const res = await request('GET', '/pricing/csv');
-  const blob = await res.blob();
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'tarifas.csv';
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  await saveResponseAsFile(res, 'tarifas.csv');
 }
 
 /** The per-line errors of a refused upload, if that is what `err` is. */
