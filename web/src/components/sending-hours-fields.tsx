@@ -32,7 +32,7 @@ export function SendingHoursFields({
   const crosses = on && /^\d\d:\d\d$/.test(v.start) && /^\d\d:\d\d$/.test(v.end) && v.end < v.start;
   return (
     <div className="space-y-4" data-testid="sending-hours">
-      <label className="flex items-center gap-2 text-sm text-gray-700">
+      <label className="flex items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
         <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked ? { ...DEFAULT_SENDING_HOURS } : null)} />
         Enviar solo dentro de un horario
       </label>
@@ -43,7 +43,7 @@ export function SendingHoursFields({
             <legend className="mb-1 text-sm font-medium text-gray-700">Días</legend>
             <div className="flex flex-wrap gap-3">
               {[1, 2, 3, 4, 5, 6, 7].map((d) => (
-                <label key={d} className="flex items-center gap-1 text-sm text-gray-700">
+                <label key={d} className="flex items-center gap-1 text-sm text-gray-700 max-sm:min-h-11">
                   <input type="checkbox" checked={days.includes(d)} onChange={() => toggleDay(d)} />
                   {WEEKDAY_LABELS[d]}
                 </label>
@@ -55,16 +55,16 @@ export function SendingHoursFields({
               <label htmlFor={`${id}-start`} className="mb-1 block text-sm font-medium text-gray-700">
                 Desde
               </label>
-              <input id={`${id}-start`} type="time" className="rounded-md border border-gray-300 px-3 py-2 text-sm" value={v.start} onChange={(e) => set({ start: e.target.value })} />
+              <input id={`${id}-start`} type="time" className="rounded-md border border-gray-300 px-3 py-2 text-sm max-sm:min-h-11" value={v.start} onChange={(e) => set({ start: e.target.value })} />
             </div>
             <div>
               <label htmlFor={`${id}-end`} className="mb-1 block text-sm font-medium text-gray-700">
                 Hasta
               </label>
-              <input id={`${id}-end`} type="time" className="rounded-md border border-gray-300 px-3 py-2 text-sm" value={v.end} onChange={(e) => set({ end: e.target.value })} />
+              <input id={`${id}-end`} type="time" className="rounded-md border border-gray-300 px-3 py-2 text-sm max-sm:min-h-11" value={v.end} onChange={(e) => set({ end: e.target.value })} />
             </div>
           </div>
-          <label className="flex items-center gap-2 text-sm text-gray-700">
+          <label className="flex items-center gap-2 text-sm text-gray-700 max-sm:min-h-11">
             <input type="checkbox" checked={!!v.skip_holidays} onChange={(e) => set({ skip_holidays: e.target.checked })} />
             Omitir los feriados del país del destinatario
           </label>
