@@ -36,6 +36,8 @@ export const campaigns = pgTable('campaigns', {
   deferredCount: integer('deferred_count').notNull().default(0),
   deferredMaxAttempts: integer('deferred_max_attempts').notNull().default(2),
   deferredWindowHours: integer('deferred_window_hours').notNull().default(72),
+  /** 0021: recipients who replied at least once. */
+  repliedCount: integer('replied_count').notNull().default(0),
   /** 0014: while waiting for the portfolio's daily limit, when the campaign resumes by itself. */
   limitWaitUntil: timestamp('limit_wait_until', { withTimezone: true }),
   /** 0017: "Horario de envío" (null: off), and while all due recipients are outside it, when it reopens. */
@@ -83,6 +85,31 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0017: the recipient's IANA zone and ISO country, computed when the audience is frozen. */
   timeZone: text('time_zone'),
   country: text('country'),
+  /** 0021: the first attributed reply, how many, the latest text, the first quick-reply button tapped. */
+  repliedAt: timestamp('replied_at', { withTimezone: true }),
+  replyCount: integer('reply_count').notNull().default(0),
+  lastReply: text('last_reply'),
+  buttonTapped: text('button_tapped'),
+});
+
+/** 0021: inbound messages, kept once per number and wamid, attributed to a campaign recipient when they answer one. */
+export const inboundMessages = pgTable('inbound_messages', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  whatsappAccountId: integer('whatsapp_account_id')
+    .notNull()
+    .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+  wamid: text('wamid').notNull(),
+  fromPhoneKey: text('from_phone_key'),
+  fromBsuid: text('from_bsuid'),
+  type: text('type').notNull(),
+  body: text('body'),
+  buttonPayload: text('button_payload'),
+  contextWamid: text('context_wamid'),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  campaignId: integer('campaign_id').references(() => campaigns.id, { onDelete: 'set null' }),
+  recipientId: bigint('recipient_id', { mode: 'number' }),
 });
 
 /** 0014: unique recipients a business portfolio reached, per tenant (see portfolio-budget.ts). */
