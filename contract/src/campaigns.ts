@@ -144,7 +144,38 @@ export const campaignSchema = z.object({
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
-export const campaignMessagesQuerySchema = z.object({
+/**
+ * Groups of a campaign's recipients by what they did after the send (issue 14): one definition
+ * shared by the recipients table, the results export and "Nueva campaña para…".
+ * - replied / not_replied: answered at least once / was sent the message and never answered;
+ * - read_not_replied: read it and did not answer;
+ * - unread: sent (or delivered) at least `hours` hours ago and not read;
+ * - failed_retryable: failed for a reason a new attempt can overcome (not an invalid number,
+ *   not a person who stopped marketing messages);
+ * - tapped: tapped the quick-reply button whose text is `button`.
+ */
+export const RECIPIENT_GROUPS = ['replied', 'not_replied', 'read_not_replied', 'unread', 'failed_retryable', 'tapped'] as const;
+export type RecipientGroup = (typeof RECIPIENT_GROUPS)[number];
+export const RECIPIENT_GROUP_LABELS: Record<RecipientGroup, string> = {
+  replied: 'Respondieron',
+  not_replied: 'No respondieron',
+  read_not_replied: 'Leyeron y no respondieron',
+  unread: 'No leyeron',
+  failed_retryable: 'Fallaron (reintentables)',
+  tapped: 'Tocaron un botón',
+};
+
+/** A group with its parameters (query string of the table and the export; body of a follow-up). */
+export const recipientGroupQuerySchema = z.object({
+  group: z.enum(RECIPIENT_GROUPS).optional(),
+  /** For `unread`: hours since the send (1–720). */
+  hours: z.coerce.number().int().min(1).max(720).optional(),
+  /** For `tapped`: the button's text as shown to the person. */
+  button: z.string().trim().min(1).max(60).optional(),
+});
+export type RecipientGroupQuery = z.infer<typeof recipientGroupQuerySchema>;
+
+export const campaignMessagesQuerySchema = recipientGroupQuerySchema.extend({
   status: z.enum(RECIPIENT_STATUSES).optional(),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CampaignMessagesPage, RecipientStatus, campaignMessagesQuerySchema } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
 import { loadCampaignRow } from './campaign-queries';
+import { recipientGroupWhere } from './recipient-groups';
 import { isoOf, rowsOf } from '../../db/sql';
 
 export type CampaignMessagesQuery = z.output<typeof campaignMessagesQuerySchema>;
@@ -30,9 +31,11 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
   await loadCampaignRow(db, userId, id);
   const page = query.page ?? 1;
   const limit = query.limit ?? 50;
-  const where = query.status
-    ? sql`r.campaign_id = ${id} and r.status = ${query.status}`
-    : sql`r.campaign_id = ${id}`;
+  const conditions = [sql`r.campaign_id = ${id}`];
+  if (query.status) conditions.push(sql`r.status = ${query.status}`);
+  const group = recipientGroupWhere(query);
+  if (group) conditions.push(group);
+  const where = sql.join(conditions, sql` and `);
   const [count] = await rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from campaign_recipients r where ${where}`);
   const rows = await rowsOf<RawMessage>(
     db,
