@@ -100,6 +100,8 @@ export const contactFacets = pgTable('contact_facets', {
   userId: integer('user_id').notNull(),
   accountId: integer('account_id').notNull(),
   keyIds: integer('key_ids').array().notNull(),
+  /** 0026: the contact's phone key (contacts.phone_key), so the pre-flight groups people from this narrow row. */
+  phoneKey: text('phone_key'),
 });
 
 /** Per contact its search text, lowercased, for exact search counts; kept by statement triggers (0010_contact_counts.sql). */
@@ -119,6 +121,29 @@ export const contactKeyCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);
+
+/** 0026: per account and phone key, how many contacts share it (statement triggers on contacts). */
+export const contactPeople = pgTable(
+  'contact_people',
+  {
+    accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+    phoneKey: text('phone_key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.phoneKey] })],
+);
+
+/** 0026: per account and key prefix (4 characters), how many people and contacts. */
+export const contactPeoplePrefixes = pgTable(
+  'contact_people_prefixes',
+  {
+    accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+    prefix: text('prefix').notNull(),
+    people: integer('people').notNull(),
+    contacts: integer('contacts').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.prefix] })],
 );
 
 /** Bumped by statement triggers on contacts (0009_contacts.sql): the key of every cached contacts figure. */

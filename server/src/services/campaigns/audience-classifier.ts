@@ -5,7 +5,10 @@ import type { ExclusionReason } from '@masivo/contract/preflight';
 import type { Db } from '../../db/client';
 import { jsonParam, pgCode, rowsOf, type Queryable } from '../../db/sql';
 import { AppError } from '../../lib/errors';
+import { contactFilterSchema } from '@masivo/contract/contact-filter';
+import { facetKeyGroups, facetMatch } from '../contacts/facet-count';
 import { contactFilterSql } from '../contacts/filter-engine';
+import { narrowSearchSql } from '../contacts/search-text';
 import { US_MARKETING } from './us-marketing';
 
 export const NO_VALID_PHONE = 'Sin número de teléfono válido';
@@ -97,7 +100,7 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
  * without a valid phone) with its contacts and its first (lowest id, the one attempted);
  * verdicts: each person's reason, or null when attempted.
  */
-function verdictCtes(r: AudienceRules): SQL {
+function verdictCtes(r: AudienceRules, narrowAudience?: SQL): SQL {
   const where = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters });
   // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
   // is the key's digits 2-4; a BSUID key starts with letters.
@@ -113,11 +116,12 @@ function verdictCtes(r: AudienceRules): SQL {
       union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
-  return sql`audience as (
-      select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
+  const audience =
+    narrowAudience ??
+    sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
       from contacts c
-      where ${where}
-    ),
+      where ${where}`;
+  return sql`audience as (${audience}),
     people as (
       select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
       from audience a group by a.phone_key
@@ -149,38 +153,66 @@ export interface AudienceCounts {
 export const PREFLIGHT_TIMED_OUT =
   'El cálculo previo tardó demasiado para esta audiencia; acota los filtros o vuelve a intentarlo en unos segundos.';
 
-/** Counts the classified audience: one statement, nothing written. */
+const noExclusions = (): Record<ExclusionReason, number> => ({
+  invalid_phone: 0,
+  duplicate: 0,
+  blacklisted: 0,
+  frequency_cap: 0,
+  us_marketing: 0,
+  template_unfit: 0,
+});
+
+/**
+ * Counts the classified audience, nothing written. The reasons are the classifier's; the rows
+ * they are decided over come from the narrow tables instead of the contacts heap:
+ * - a filter with conditions: its contact_facets rows (which carry the phone key, 0026), grouped
+ *   by person and classified by `verdicts` exactly as the freeze classifies them;
+ * - every contact: the account's people by key prefix (contact_people_prefixes), less the people
+ *   the blacklist, the opt-outs and the frequency cap name (index probes into contact_people), less
+ *   the US prefixes for marketing. Nothing is read per person.
+ * The freeze always selects from contacts (audience-classifier's `classified`); tests hold both
+ * to the same figures.
+ */
 export async function countAudience(db: Db, rules: AudienceRules): Promise<AudienceCounts> {
-  // Hash the audience in memory rather than spill it to disk (the default 4 MB spills at a
-  // few hundred thousand contacts); `set local` ends with this transaction.
-  const rows = await db
+  // Validates the filter (schema, parameter budget) exactly as the freeze will.
+  contactFilterSql({ userId: rules.userId, accountId: rules.kommoAccountId, filter: rules.filters });
+  const filter = contactFilterSchema.parse(rules.filters);
+  const groups = facetKeyGroups(filter);
+  const search = narrowSearchSql(filter.searchQuery);
+  return db
     .transaction(async (tx) => {
+      // Hash the audience in memory rather than spill it to disk (the default 4 MB spills at a
+      // few hundred thousand contacts); `set local` ends with this transaction.
       await tx.execute(sql`set local work_mem = '64MB'`);
       // Bounded like every query a user can trigger (DB_STATEMENT_TIMEOUT_MS): a pre-flight the
       // database stops answers with a Spanish 503 instead of holding a connection.
+      if (!search && groups.length === 0) return countWholeAccount(tx, rules);
+      const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, groups, search);
+      if (!match) return { matched: 0, attempted: 0, excluded: noExclusions(), prefixes: [] };
+      const audience = sql`select f.contact_id, f.phone_key as phone, f.phone_key, null::text as bsuid from ${match.from} where ${match.where}`;
       // Per person, not per contact: a person's other contacts are its duplicates (n - 1).
-      return rowsOf<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>(
+      const rows = await rowsOf<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>(
         tx,
-        sql`with ${verdictCtes(rules)}
+        sql`with ${verdictCtes(rules, audience)}
           select reason, min(sample) as sample, count(*)::int as people, sum(n)::int as n
           -- offset 0: each person's reason is computed once, not again for the prefix key.
           from (select reason, phone_key, n, sample from verdicts offset 0) v
           group by reason, case when reason is null then left(phone_key, 4) end`,
       );
+      return tally(rows);
     })
     .catch((err: unknown) => {
       // 57014: the statement timeout stopped it (PostgreSQL; PGlite has none).
       if (pgCode(err) === '57014') throw new AppError(503, PREFLIGHT_TIMED_OUT);
       throw err;
     });
-  const excluded: Record<ExclusionReason, number> = {
-    invalid_phone: 0,
-    duplicate: 0,
-    blacklisted: 0,
-    frequency_cap: 0,
-    us_marketing: 0,
-    template_unfit: 0,
-  };
+}
+
+/** A key as a phone libphonenumber can place: digits get their "+"; a BSUID stays as it is. */
+const sampleOfKey = (key: string | null): string => (key && /^\d/.test(key) ? `+${key}` : (key ?? ''));
+
+function tally(rows: Array<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>): AudienceCounts {
+  const excluded = noExclusions();
   let attempted = 0;
   let matched = 0;
   const prefixes: AudienceCounts['prefixes'] = [];
@@ -194,8 +226,83 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
     const n = Number(row.people);
     if (row.reason === null) {
       attempted += n;
-      prefixes.push({ sample: row.sample ?? '', count: n });
+      prefixes.push({ sample: sampleOfKey(row.sample), count: n });
     } else excluded[row.reason as ExclusionReason] += n;
+  }
+  return { matched, attempted, excluded, prefixes };
+}
+
+/** The +1 prefixes (country code and area code, 4 characters) of the United States. */
+const US_PREFIXES = new Set(US_AREA_CODES.map((npa) => `1${npa}`));
+
+/**
+ * "Every contact" of an account, classified without a row per person: see countAudience. The
+ * people flagged (blacklisted or opted out, by key or BSUID; frequency-capped) are found from
+ * their keys, each with its reason in the classifier's order (blacklist, US marketing, cap).
+ */
+async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<AudienceCounts> {
+  const capped = r.marketing && r.cap ? sql`union select phone_key from (${cappedKeysSql(r.userId, r.cap)}) c` : sql``;
+  const blockedBsuids = sql`select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
+      union select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
+  const blocked = sql`select b.phone_key as k from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.phone_key is not null
+      union select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int and o.phone_key is not null
+      union select bsuid from (${blockedBsuids}) bb
+      union select cb.phone_key from contact_bsuids cb where cb.user_id = ${r.userId}::int and cb.bsuid in (${blockedBsuids})`;
+  const [totals] = await rowsOf<{ matched: number | string | null }>(
+    tx,
+    sql`select (select k.n from contact_key_counts k where k.account_id = ${r.kommoAccountId}::int and k.key = '#') as matched`,
+  );
+  const prefixRows = await rowsOf<{ prefix: string; people: number | string; contacts: number | string; sample: string | null }>(
+    tx,
+    sql`select x.prefix, x.people, x.contacts,
+          (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
+            order by p.phone_key limit 1) as sample
+        from contact_people_prefixes x where x.account_id = ${r.kommoAccountId}::int and x.contacts > 0`,
+  );
+  const flagged = await rowsOf<{ prefix: string; reason: string; people: number | string }>(
+    tx,
+    sql`with blocked as (${blocked}),
+        keys as (select k from blocked ${capped})
+        select left(p.phone_key, 4) as prefix,
+          case when p.phone_key in (select k from blocked) then 'blacklisted' else 'frequency_cap' end as reason,
+          count(*)::int as people
+        from keys join contact_people p on p.account_id = ${r.kommoAccountId}::int and p.phone_key = keys.k
+        group by 1, 2`,
+  );
+  const excluded = noExclusions();
+  const matched = Number(totals?.matched ?? 0);
+  let valid = 0;
+  let people = 0;
+  const left = new Map<string, { people: number; sample: string }>();
+  for (const row of prefixRows) {
+    valid += Number(row.contacts);
+    people += Number(row.people);
+    const sample = row.sample && row.sample.startsWith(row.prefix) ? row.sample : row.prefix;
+    left.set(row.prefix, { people: Number(row.people), sample });
+  }
+  excluded.invalid_phone = matched - valid;
+  excluded.duplicate = valid - people;
+  const us = (prefix: string) => r.marketing && US_PREFIXES.has(prefix);
+  for (const f of flagged) {
+    const entry = left.get(f.prefix);
+    if (!entry) continue;
+    const n = Number(f.people);
+    // The classifier's order: blacklist first, then US marketing (the prefix's rest), then the cap.
+    if (f.reason === 'blacklisted') excluded.blacklisted += n;
+    else if (us(f.prefix)) continue;
+    else excluded.frequency_cap += n;
+    entry.people -= n;
+  }
+  const prefixes: AudienceCounts['prefixes'] = [];
+  let attempted = 0;
+  for (const [prefix, entry] of left) {
+    if (entry.people <= 0) continue;
+    if (us(prefix)) excluded.us_marketing += entry.people;
+    else if (r.templateUnfit) excluded.template_unfit += entry.people;
+    else {
+      attempted += entry.people;
+      prefixes.push({ sample: sampleOfKey(entry.sample), count: entry.people });
+    }
   }
   return { matched, attempted, excluded, prefixes };
 }

@@ -73,16 +73,17 @@ function intArray(ids: number[]): SQL {
 }
 
 /**
- * Counts contact_facets rows holding every group, optionally also matching `search` (a condition
- * over `contact_search s`). Two statements: the key ids first, so the planner sees constant arrays
- * and can estimate the match, then the count.
+ * The contact_facets rows (`f`) holding every group and, optionally, matching `search` (a
+ * condition over `contact_search s`), as a FROM and a WHERE; null when no contact can match.
+ * The key ids are resolved first (one statement), so the planner sees constant arrays and can
+ * estimate the match.
  */
-export async function countByFacets(
+export async function facetMatch(
   execute: Execute,
   p: { userId: number; accountId: number },
   groups: KeyGroup[],
-  search?: SQL,
-): Promise<number> {
+  search?: SQL | null,
+): Promise<{ from: SQL; where: SQL } | null> {
   const columns = groups.map(
     (g, i) => sql`array(select k.id from contact_filter_keys k
       where k.account_id = ${p.accountId} and k.key = any(${keyArraySql(g, p.accountId)}) order by k.id) as ${sql.raw(`g${i}`)}`,
@@ -93,12 +94,24 @@ export async function countByFacets(
     const ids = ((resolved?.[`g${i}`] as Array<number | string> | null) ?? []).map(Number);
     if (ids.length === 0) {
       if (g.negated) continue; // nobody holds the key: "none of them" is every contact
-      return 0; // nobody holds any of the keys
+      return null; // nobody holds any of the keys
     }
     parts.push(g.negated ? sql`not (f.key_ids && ${intArray(ids)})` : sql`f.key_ids && ${intArray(ids)}`);
   }
   const join = search ? sql` join contact_search s on s.contact_id = f.contact_id and ${search}` : sql``;
-  const [row] = await execute(sql`select count(*)::int as n from contact_facets f${join} where ${sql.join(parts, sql` and `)}`);
+  return { from: sql`contact_facets f${join}`, where: sql.join(parts, sql` and `) };
+}
+
+/** Counts contact_facets rows holding every group, optionally also matching `search`. */
+export async function countByFacets(
+  execute: Execute,
+  p: { userId: number; accountId: number },
+  groups: KeyGroup[],
+  search?: SQL,
+): Promise<number> {
+  const match = await facetMatch(execute, p, groups, search);
+  if (!match) return 0;
+  const [row] = await execute(sql`select count(*)::int as n from ${match.from} where ${match.where}`);
   return Number(row?.n ?? 0);
 }
 
