@@ -78,8 +78,8 @@ export interface AudienceRules {
  * THE audience, classified: one row per contact the filter matches, with `reason` null for
  * the recipients who will be attempted, else why not (first reason wins, in this order:
  * invalid phone, duplicate, blacklist/opt-out, US marketing, frequency cap, template). The
- * freeze inserts from `classified`, the pre-flight counts `verdicts` (one row per person with
- * how many contacts share the key): the reasons are decided once, in `verdicts`, for both.
+ * freeze inserts from `classified`; the pre-flight counts the same rules, in the same order,
+ * by key prefix (countAudience), and tests hold the two to the same figures.
  * `classified` columns: contact_id, phone, phone_key (null when invalid), known_bsuid, reason.
  */
 export function classifiedAudienceCtes(r: AudienceRules): SQL {
@@ -100,7 +100,7 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
  * without a valid phone) with its contacts and its first (lowest id, the one attempted);
  * verdicts: each person's reason, or null when attempted.
  */
-function verdictCtes(r: AudienceRules, narrowAudience?: SQL): SQL {
+function verdictCtes(r: AudienceRules): SQL {
   const where = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters });
   // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
   // is the key's digits 2-4; a BSUID key starts with letters.
@@ -116,12 +116,11 @@ function verdictCtes(r: AudienceRules, narrowAudience?: SQL): SQL {
       union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
-  const audience =
-    narrowAudience ??
-    sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
+  return sql`audience as (
+      select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
       from contacts c
-      where ${where}`;
-  return sql`audience as (${audience}),
+      where ${where}
+    ),
     people as (
       select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
       from audience a group by a.phone_key
@@ -163,15 +162,16 @@ const noExclusions = (): Record<ExclusionReason, number> => ({
 });
 
 /**
- * Counts the classified audience, nothing written. The reasons are the classifier's; the rows
- * they are decided over come from the narrow tables instead of the contacts heap:
- * - a filter with conditions: its contact_facets rows (which carry the phone key, 0026), grouped
- *   by person and classified by `verdicts` exactly as the freeze classifies them;
- * - every contact: the account's people by key prefix (contact_people_prefixes), less the people
- *   the blacklist, the opt-outs and the frequency cap name (index probes into contact_people), less
- *   the US prefixes for marketing. Nothing is read per person.
- * The freeze always selects from contacts (audience-classifier's `classified`); tests hold both
- * to the same figures.
+ * Counts the classified audience, nothing written, by the classifier's rules and order, but
+ * without deciding a verdict per person: people are counted by key prefix (the first 4
+ * characters: country code and the start of the area code), and only the people the blacklist,
+ * the opt-outs or the frequency cap name are looked at one by one. The people come from the
+ * narrow tables instead of the contacts heap:
+ * - a filter with conditions: its contact_facets rows (they carry the phone key, 0026), grouped
+ *   by key;
+ * - every contact: contact_people_prefixes, and index probes into contact_people.
+ * The freeze always classifies the contacts (`classified`); tests hold both to the same figures
+ * after every kind of write.
  */
 export async function countAudience(db: Db, rules: AudienceRules): Promise<AudienceCounts> {
   // Validates the filter (schema, parameter budget) exactly as the freeze will.
@@ -189,17 +189,7 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
       if (!search && groups.length === 0) return countWholeAccount(tx, rules);
       const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, groups, search);
       if (!match) return { matched: 0, attempted: 0, excluded: noExclusions(), prefixes: [] };
-      const audience = sql`select f.contact_id, f.phone_key as phone, f.phone_key, null::text as bsuid from ${match.from} where ${match.where}`;
-      // Per person, not per contact: a person's other contacts are its duplicates (n - 1).
-      const rows = await rowsOf<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>(
-        tx,
-        sql`with ${verdictCtes(rules, audience)}
-          select reason, min(sample) as sample, count(*)::int as people, sum(n)::int as n
-          -- offset 0: each person's reason is computed once, not again for the prefix key.
-          from (select reason, phone_key, n, sample from verdicts offset 0) v
-          group by reason, case when reason is null then left(phone_key, 4) end`,
-      );
-      return tally(rows);
+      return countMatched(tx, rules, sql`select f.phone_key from ${match.from} where ${match.where}`);
     })
     .catch((err: unknown) => {
       // 57014: the statement timeout stopped it (PostgreSQL; PGlite has none).
@@ -209,68 +199,50 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
 }
 
 /** A key as a phone libphonenumber can place: digits get their "+"; a BSUID stays as it is. */
-const sampleOfKey = (key: string | null): string => (key && /^\d/.test(key) ? `+${key}` : (key ?? ''));
-
-function tally(rows: Array<{ reason: string | null; sample: string | null; people: number | string; n: number | string }>): AudienceCounts {
-  const excluded = noExclusions();
-  let attempted = 0;
-  let matched = 0;
-  const prefixes: AudienceCounts['prefixes'] = [];
-  for (const row of rows) {
-    matched += Number(row.n);
-    if (row.reason === 'invalid_phone') {
-      excluded.invalid_phone += Number(row.n);
-      continue;
-    }
-    excluded.duplicate += Number(row.n) - Number(row.people);
-    const n = Number(row.people);
-    if (row.reason === null) {
-      attempted += n;
-      prefixes.push({ sample: sampleOfKey(row.sample), count: n });
-    } else excluded[row.reason as ExclusionReason] += n;
-  }
-  return { matched, attempted, excluded, prefixes };
-}
+const sampleOfKey = (key: string): string => (/^\d/.test(key) ? `+${key}` : key);
 
 /** The +1 prefixes (country code and area code, 4 characters) of the United States. */
 const US_PREFIXES = new Set(US_AREA_CODES.map((npa) => `1${npa}`));
 
 /**
- * "Every contact" of an account, classified without a row per person: see countAudience. The
- * people flagged (blacklisted or opted out, by key or BSUID; frequency-capped) are found from
- * their keys, each with its reason in the classifier's order (blacklist, US marketing, cap).
+ * The keys the blacklist and the opt-outs name (by phone key, by BSUID, or by the BSUID learned
+ * for a phone key), as `blocked (k)`, and with the frequency-capped keys as `flaggable (k)`.
  */
-async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<AudienceCounts> {
+function flaggableKeysCtes(r: AudienceRules): SQL {
   const capped = r.marketing && r.cap ? sql`union select phone_key from (${cappedKeysSql(r.userId, r.cap)}) c` : sql``;
   const blockedBsuids = sql`select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
       union select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
-  const blocked = sql`select b.phone_key as k from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.phone_key is not null
+  return sql`blocked as (
+      select b.phone_key as k from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.phone_key is not null
       union select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int and o.phone_key is not null
       union select bsuid from (${blockedBsuids}) bb
-      union select cb.phone_key from contact_bsuids cb where cb.user_id = ${r.userId}::int and cb.bsuid in (${blockedBsuids})`;
-  const [totals] = await rowsOf<{ matched: number | string | null }>(
-    tx,
-    sql`select (select k.n from contact_key_counts k where k.account_id = ${r.kommoAccountId}::int and k.key = '#') as matched`,
-  );
-  const prefixRows = await rowsOf<{ prefix: string; people: number | string; contacts: number | string; sample: string | null }>(
-    tx,
-    sql`select x.prefix, x.people, x.contacts,
-          (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
-            order by p.phone_key limit 1) as sample
-        from contact_people_prefixes x where x.account_id = ${r.kommoAccountId}::int and x.contacts > 0`,
-  );
-  const flagged = await rowsOf<{ prefix: string; reason: string; people: number | string }>(
-    tx,
-    sql`with blocked as (${blocked}),
-        keys as (select k from blocked ${capped})
-        select left(p.phone_key, 4) as prefix,
-          case when p.phone_key in (select k from blocked) then 'blacklisted' else 'frequency_cap' end as reason,
-          count(*)::int as people
-        from keys join contact_people p on p.account_id = ${r.kommoAccountId}::int and p.phone_key = keys.k
-        group by 1, 2`,
-  );
+      union select cb.phone_key from contact_bsuids cb where cb.user_id = ${r.userId}::int and cb.bsuid in (${blockedBsuids})
+    ),
+    flaggable as (select k from blocked ${capped})`;
+}
+
+/** The flagged people's reason before the US rule: blacklisted wins over the cap. */
+const FLAG_REASON = sql`case when p.phone_key in (select k from blocked) then 'blacklisted' else 'frequency_cap' end`;
+
+interface PrefixRow {
+  prefix: string;
+  people: number | string;
+  contacts: number | string;
+  sample: string | null;
+}
+interface FlaggedRow {
+  prefix: string;
+  reason: string;
+  people: number | string;
+}
+
+/**
+ * The classifier's order over prefix counts: invalid (matched minus contacts with a key),
+ * duplicates (contacts minus people), then per person blacklist, US marketing (the US prefixes'
+ * rest), frequency cap, template; the rest are attempted, by prefix with a sample key.
+ */
+function tallyPrefixes(r: AudienceRules, matched: number, prefixRows: PrefixRow[], flagged: FlaggedRow[]): AudienceCounts {
   const excluded = noExclusions();
-  const matched = Number(totals?.matched ?? 0);
   let valid = 0;
   let people = 0;
   const left = new Map<string, { people: number; sample: string }>();
@@ -287,9 +259,8 @@ async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<Audie
     const entry = left.get(f.prefix);
     if (!entry) continue;
     const n = Number(f.people);
-    // The classifier's order: blacklist first, then US marketing (the prefix's rest), then the cap.
     if (f.reason === 'blacklisted') excluded.blacklisted += n;
-    else if (us(f.prefix)) continue;
+    else if (us(f.prefix)) continue; // US marketing comes before the cap: counted with its prefix below
     else excluded.frequency_cap += n;
     entry.people -= n;
   }
@@ -305,6 +276,66 @@ async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<Audie
     }
   }
   return { matched, attempted, excluded, prefixes };
+}
+
+/**
+ * A filtered audience (`select phone_key …` from the narrow tables) in one pass: grouped by
+ * person, each person probed against the blocked and capped keys (two small hash tables), then
+ * counted by prefix. The null key's row is the contacts without a valid phone.
+ */
+async function countMatched(tx: Queryable, r: AudienceRules, audience: SQL): Promise<AudienceCounts> {
+  const capped = r.marketing && r.cap ? cappedKeysSql(r.userId, r.cap) : sql`select null::text as phone_key where false`;
+  const rows = await rowsOf<PrefixRow & { blacklisted: number | string; capped: number | string }>(
+    tx,
+    sql`with ${flaggableKeysCtes(r)},
+        capped as (${capped})
+        select left(p.phone_key, 4) as prefix, count(*)::int as people, sum(p.n)::int as contacts,
+          min(p.phone_key collate "C") as sample,
+          count(*) filter (where b.k is not null)::int as blacklisted,
+          count(*) filter (where b.k is null and c.phone_key is not null)::int as capped
+        from (select a.phone_key, count(*)::int as n from (${audience}) a group by a.phone_key) p
+        left join (select distinct k from blocked) b on b.k = p.phone_key
+        left join (select distinct phone_key from capped) c on c.phone_key = p.phone_key
+        group by 1`,
+  );
+  let matched = 0;
+  const prefixRows: PrefixRow[] = [];
+  const flagged: FlaggedRow[] = [];
+  for (const row of rows) {
+    matched += Number(row.contacts);
+    if (row.prefix === null) continue; // the contacts without a valid phone
+    prefixRows.push(row);
+    if (Number(row.blacklisted) > 0) flagged.push({ prefix: row.prefix, reason: 'blacklisted', people: row.blacklisted });
+    if (Number(row.capped) > 0) flagged.push({ prefix: row.prefix, reason: 'frequency_cap', people: row.capped });
+  }
+  return tallyPrefixes(r, matched, prefixRows, flagged);
+}
+
+/** Every contact of an account: the maintained prefix counts, and index probes for the flagged keys. */
+async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<AudienceCounts> {
+  const [totals] = await rowsOf<{ matched: number | string | null }>(
+    tx,
+    sql`select (select k.n from contact_key_counts k where k.account_id = ${r.kommoAccountId}::int and k.key = '#') as matched`,
+  );
+  const prefixRows = await rowsOf<PrefixRow>(
+    tx,
+    sql`select x.prefix, x.people, x.contacts,
+          (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
+            order by p.phone_key limit 1) as sample
+        from contact_people_prefixes x where x.account_id = ${r.kommoAccountId}::int and x.contacts > 0`,
+  );
+  // One index probe per flagged key (offset 0 keeps it a probe: hashing the account's people
+  // would read all of them).
+  const flagged = await rowsOf<FlaggedRow>(
+    tx,
+    sql`with ${flaggableKeysCtes(r)}
+        select left(p.phone_key, 4) as prefix, ${FLAG_REASON} as reason, count(*)::int as people
+        from (select distinct k from flaggable) f
+        cross join lateral (select q.phone_key from contact_people q
+          where q.account_id = ${r.kommoAccountId}::int and q.phone_key = f.k offset 0) p
+        group by 1, 2`,
+  );
+  return tallyPrefixes(r, Number(totals?.matched ?? 0), prefixRows, flagged);
 }
 
 /** A phone's country (ISO 3166 alpha-2), or a BSUID's country prefix; null when unknown. */

@@ -12,7 +12,7 @@ export interface ScreenCount {
 }
 
 /** Time the screen waits for an exact count before it is given an estimate (issue 16: p95 < 100 ms). */
-export const COUNT_BUDGET_MS = 60;
+export const COUNT_BUDGET_MS = 50;
 /** How long a count may take before its estimate is started beside it. */
 const ESTIMATE_AFTER_MS = 10;
 /** Exact counts left running after their answer went out; past this, asks wait for theirs. */
