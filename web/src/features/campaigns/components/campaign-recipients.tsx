@@ -36,8 +36,8 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-6 py-4">
         <h2 className="text-lg font-semibold text-gray-900">Destinatarios</h2>
-        <div className="flex flex-wrap items-center gap-3">
-          <label className="flex items-center gap-2 text-sm text-gray-600">
+        <div className="flex flex-wrap items-center gap-3 max-sm:w-full">
+          <label className="flex items-center gap-2 text-sm text-gray-600 max-sm:w-full">
             Estado
             <select
               aria-label="Filtrar por estado"
@@ -46,7 +46,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
                 setStatus(e.target.value as RecipientStatus | '');
                 setPage(1);
               }}
-              className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11"
+              className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11 max-sm:min-w-0 max-sm:flex-1"
             >
               <option value="">Todos</option>
               {RECIPIENT_STATUSES.map((s) => (
@@ -57,7 +57,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
             </select>
           </label>
           {campaign.started_at && (
-            <label className="flex items-center gap-2 text-sm text-gray-600">
+            <label className="flex items-center gap-2 text-sm text-gray-600 max-sm:w-full">
               Respuesta
               <select
                 aria-label="Filtrar por respuesta"
@@ -66,7 +66,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
                   setReply(e.target.value);
                   setPage(1);
                 }}
-                className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11"
+                className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11 max-sm:min-w-0 max-sm:flex-1"
               >
                 {replyOptions(campaign).map((o) => (
                   <option key={o.value} value={o.value}>
