@@ -210,7 +210,7 @@ describe('media and interactive messages', () => {
     expect(await recipient(c.rows[0]!.id)).toMatchObject({ reply_count: 1, last_reply: '[Imagen]' });
     await deliver(reactionMessage(NUMBER_A, { from: '5491130000070', id: 'wamid.in.react', at: at(2), messageId: c.rows[0]!.wamid, emoji: '👍' }));
     await deliver(locationMessage(NUMBER_A, { from: '5491130000070', id: 'wamid.in.loc', at: at(3) }));
-    expect((await inbound('wamid.in.react'))[0]).toMatchObject({ type: 'reaction', body: null });
+    expect((await inbound('wamid.in.react'))[0]).toMatchObject({ type: 'reaction', body: null, context_wamid: c.rows[0]!.wamid, campaign_id: c.id });
     expect((await inbound('wamid.in.loc'))[0]).toMatchObject({ type: 'location', body: null });
     expect(await recipient(c.rows[0]!.id)).toMatchObject({ reply_count: 3, last_reply: '[Ubicación]' });
   });

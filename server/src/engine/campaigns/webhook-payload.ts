@@ -215,7 +215,8 @@ function readInbound(m: Json | null, phoneNumberId: string, wabaId: string, cont
     wamid: cut(str(m.id), 200),
     type: (str(m.type) ?? (text ? 'text' : 'unknown')).slice(0, 40),
     body: cut(text, 4096),
-    contextWamid: cut(str(obj(m.context)?.id), 200),
+    // A reaction names the message it reacts to in `reaction.message_id` (Meta sends no context).
+    contextWamid: cut(str(obj(m.context)?.id) ?? str(obj(m.reaction)?.message_id), 200),
     sentAt: timeOf(m.timestamp),
   };
 }
