@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { jsonParam, rowsOf } from '../../db/sql';
 import { numberOwners, personOf } from '../blacklist/opt-out';
 import type { InboundText } from '../../engine/campaigns/webhook-payload';
 
@@ -23,7 +23,6 @@ const MEDIA_LABELS: Record<string, string> = {
   reaction: '[Reacción]',
   order: '[Pedido]',
 };
-export const replyLabel = (type: string, body: string | null) => body ?? MEDIA_LABELS[type] ?? `[${type}]`;
 
 /**
  * Records inbound messages (issue 14) for the tenant owning the number written to (verified
@@ -38,29 +37,35 @@ export const replyLabel = (type: string, body: string | null) => body ?? MEDIA_L
  */
 export async function recordInbound(db: Db, messages: InboundText[], now: Date = new Date()): Promise<number> {
   let recorded = 0;
+  const ownersOf = new Map<string, Array<{ userId: number; whatsappAccountId: number }>>();
   for (const m of messages) {
     if (!m.wamid) continue;
     const person = personOf(m.from, m.userId);
     if (!person) continue;
     const sentAt = m.sentAt ?? now;
     const fromPhoneKey = person.bsuid === person.key ? null : person.key;
-    for (const owner of await numberOwners(db, m.phoneNumberId, m.wabaId)) {
+    const numberKey = `${m.phoneNumberId}|${m.wabaId}`;
+    let owners = ownersOf.get(numberKey);
+    if (!owners) {
+      owners = await numberOwners(db, m.phoneNumberId, m.wabaId);
+      ownersOf.set(numberKey, owners);
+    }
+    for (const owner of owners) {
+      // Attributed before the insert, so a new message is written once with its recipient.
+      const target = await attribute(db, owner, { contextWamid: m.contextWamid ?? null, phoneKey: fromPhoneKey, bsuid: person.bsuid, sentAt });
       const [row] = await rowsOf<{ id: number | string }>(
         db,
         sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, from_phone_key, from_bsuid, type, body,
-                                          button_payload, context_wamid, sent_at)
+                                          button_payload, context_wamid, sent_at, campaign_id, recipient_id)
             values (${owner.userId}, ${owner.whatsappAccountId}, ${m.wamid}, ${fromPhoneKey}, ${person.bsuid}, ${m.type ?? 'text'},
-                    ${m.body ?? null}, ${m.buttonPayload}, ${m.contextWamid ?? null}, ${sentAt.toISOString()}::timestamptz)
+                    ${m.body ?? null}, ${m.buttonPayload}, ${m.contextWamid ?? null}, ${sentAt.toISOString()}::timestamptz,
+                    ${target?.campaignId ?? null}, ${target?.recipientId ?? null})
             on conflict (whatsapp_account_id, wamid) do nothing
             returning id`,
       );
       if (!row) continue;
       recorded++;
-      const target = await attribute(db, owner, { contextWamid: m.contextWamid ?? null, phoneKey: fromPhoneKey, bsuid: person.bsuid, sentAt });
-      if (!target) continue;
-      await db.execute(sql`update inbound_messages set campaign_id = ${target.campaignId}, recipient_id = ${target.recipientId}
-                           where id = ${Number(row.id)}`);
-      await refreshRecipientReplies(db, target);
+      if (target) await refreshRecipientReplies(db, target);
     }
   }
   return recorded;
@@ -128,25 +133,21 @@ async function refreshRecipientReplies(db: Db, t: Target): Promise<void> {
     sql`select replied_at is not null as replied from campaign_recipients where id = ${t.recipientId} for update`,
   );
   if (!before) return;
-  const [agg] = await rowsOf<{ n: number | string; first_at: string; first_tap: string | null; last_type: string; last_body: string | null }>(
-    db,
-    sql`select count(*)::int as n, min(sent_at) as first_at,
-          (select body from inbound_messages f
-            where f.campaign_id = ${t.campaignId} and f.recipient_id = ${t.recipientId}
-              and f.type in ('button', 'interactive') and f.body is not null
-            order by f.sent_at, f.id limit 1) as first_tap,
-          (select type from inbound_messages l where l.campaign_id = ${t.campaignId} and l.recipient_id = ${t.recipientId}
-            order by l.sent_at desc, l.id desc limit 1) as last_type,
-          (select body from inbound_messages l where l.campaign_id = ${t.campaignId} and l.recipient_id = ${t.recipientId}
-            order by l.sent_at desc, l.id desc limit 1) as last_body
-        from inbound_messages where campaign_id = ${t.campaignId} and recipient_id = ${t.recipientId}`,
-  );
-  if (!agg || Number(agg.n) === 0) return;
-  await db.execute(sql`update campaign_recipients
-      set replied_at = ${new Date(agg.first_at).toISOString()}::timestamptz, reply_count = ${Number(agg.n)},
-          last_reply = ${replyLabel(agg.last_type, agg.last_body).slice(0, 1000)}, button_tapped = ${agg.first_tap?.slice(0, 200) ?? null}
-      where id = ${t.recipientId}`);
-  if (!before.replied) {
-    await db.execute(sql`update campaigns set replied_count = replied_count + 1 where id = ${t.campaignId}`);
-  }
+  // One statement after the lock (a new snapshot: it sees what a concurrent batch committed).
+  const mine = sql`m.campaign_id = ${t.campaignId} and m.recipient_id = ${t.recipientId}`;
+  // The campaign's counter rises in the same statement, once: when this recipient had not replied yet.
+  await db.execute(sql`with updated as (update campaign_recipients r
+      set replied_at = a.first_at, reply_count = a.n,
+          last_reply = left(coalesce(a.last_body, ${jsonParam(MEDIA_LABELS)}::jsonb ->> a.last_type, '[' || a.last_type || ']'), 1000),
+          button_tapped = left(a.first_tap, 200)
+      from (select count(*)::int as n, min(m.sent_at) as first_at,
+              (select m.body from inbound_messages m where ${mine} and m.type in ('button', 'interactive') and m.body is not null
+                order by m.sent_at, m.id limit 1) as first_tap,
+              (select m.type from inbound_messages m where ${mine} order by m.sent_at desc, m.id desc limit 1) as last_type,
+              (select m.body from inbound_messages m where ${mine} order by m.sent_at desc, m.id desc limit 1) as last_body
+            from inbound_messages m where ${mine}) a
+      where r.id = ${t.recipientId} and a.n > 0
+      returning r.id)
+    update campaigns set replied_count = replied_count + 1
+      where id = ${t.campaignId} and ${!before.replied} and exists (select 1 from updated)`);
 }
