@@ -92,6 +92,61 @@ export const updateCampaignSchema = z.strictObject({
 });
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
+/**
+ * What people answered (issue 14, detail view only): recipients who replied at least once, the
+ * rate over the messages Meta accepted, and quick-reply taps per button (its text as shown).
+ */
+export const campaignRepliesSchema = z.object({
+  replied: z.number(),
+  /** Messages Meta accepted (the rate's denominator). */
+  accepted: z.number(),
+  /** replied / accepted, 0–1 (0 when nothing was accepted). */
+  rate: z.number(),
+  taps: z.array(z.object({ button: z.string(), taps: z.number(), recipients: z.number() })),
+});
+export type CampaignReplies = z.infer<typeof campaignRepliesSchema>;
+
+/**
+ * Meta's `pricing.type` of a status webhook: `regular` is charged at the rate card's price,
+ * `free_customer_service` (inside the customer-service window) and `free_entry_point` (72 h after
+ * an ad or page entry point) cost nothing.
+ */
+export const PRICING_TYPE_LABELS: Record<string, string> = {
+  regular: 'Con cargo',
+  free_customer_service: 'Gratis (ventana de atención)',
+  free_entry_point: 'Gratis (punto de entrada)',
+};
+
+/** One line of the real cost: delivered messages of one pricing category and type. */
+export const costLineSchema = z.object({
+  category: z.string().nullable(),
+  type: z.string().nullable(),
+  model: z.string().nullable(),
+  count: z.number(),
+  /** USD; null when these messages could not be priced (see `status`). */
+  total: z.number().nullable(),
+  /** priced: at the rate card; free: a free type; no_rate: "sin tarifa" in the card; unpriceable: pricing missing or of the old per-conversation model. */
+  status: z.enum(['priced', 'free', 'no_rate', 'unpriceable']),
+});
+export type CostLine = z.infer<typeof costLineSchema>;
+
+/** The real cost of a campaign's delivered messages, next to the pre-flight's estimate. */
+export const campaignCostSchema = z.object({
+  currency: z.literal('USD'),
+  /** Sum of the priced lines (free ones are 0). */
+  total: z.number(),
+  priced: z.number(),
+  free: z.number(),
+  /** "sin tarifa": no rate in the card for the category, country and send date. */
+  no_rate: z.number(),
+  /** Delivered without Meta's pricing (not reported yet, no type, or the old CBP model). */
+  unpriceable: z.number(),
+  lines: z.array(costLineSchema),
+  /** The pre-flight's formula over the recipients attempted: template category × country at the start date. */
+  estimate: z.object({ total: z.number(), priced: z.number(), unpriced: z.number() }).nullable(),
+});
+export type CampaignCost = z.infer<typeof campaignCostSchema>;
+
 export const campaignSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -136,6 +191,9 @@ export const campaignSchema = z.object({
       category_change: templateCategoryChangeSchema.nullable(),
     })
     .nullable(),
+  /** Issue 14, detail view only: replies and taps, and the real cost (absent in lists). */
+  replies: campaignRepliesSchema.optional(),
+  actual_cost: campaignCostSchema.nullable().optional(),
   scheduled_at: z.string().nullable(),
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
@@ -199,6 +257,11 @@ export const campaignMessageSchema = z.object({
   held: z.boolean(),
   /** Meta's pricing category of the message (status webhooks), when reported. */
   pricing_category: z.string().nullable().optional(),
+  /** Issue 14: the first reply's time, how many, the latest (text or a media label), the first button tapped. */
+  replied_at: z.string().nullable().optional(),
+  reply_count: z.number().optional(),
+  last_reply: z.string().nullable().optional(),
+  button_tapped: z.string().nullable().optional(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 

@@ -50,6 +50,9 @@ const whatsapp = await onPreferredPort(
         heldForQualityShare: 0.05,
         pauseDurationsMs: [3 * 60_000, 6 * 60_000],
       },
+      // People answer by themselves (issue 14): of the delivered messages, 15 % tap a quick-reply
+      // button (templates that have them) and 10 % write back, a few seconds later.
+      autoReplies: { tapShare: 0.15, replyShare: 0.1, delayMs: 3_000 },
     }),
   4020,
 );
@@ -146,6 +149,7 @@ async function seed() {
       { templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' },
       { templateVariable: 'button_1', sourceType: 'static', defaultValue: 'MASIVO15' },
     ],
+    novedades_temporada: [{ templateVariable: 'variable_1', sourceField: 'first_name', defaultValue: 'cliente' }],
   };
   for (const t of templates) {
     if (mappings[t.name]) await call('POST', `/variables/template/${t.id}/mappings`, { mappings: mappings[t.name] }, token);
@@ -180,6 +184,7 @@ console.log(
     '  Reglas de Meta en el simulador (docs/reglas-de-meta.md), por ejemplo:',
     `    pausar una plantilla:   curl -X POST ${whatsapp.url}/__control/template-quality -H 'content-type: application/json' -d '{"wabaId":"${WHATSAPP.wabaId}","name":"promo_mensual","score":"RED"}'`,
     `    bajar el límite diario: curl -X POST ${whatsapp.url}/__control/messaging-limit -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}","limit":250}'`,
+    `    responder o tocar un botón: curl -X POST ${whatsapp.url}/__control/reply -H 'content-type: application/json' -d '{"phone":"<teléfono>","button":"Me interesa"}'`,
     `    mejorar la velocidad:   curl -X POST ${whatsapp.url}/__control/throughput-upgrade -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}"}'`,
     'Ctrl+C para detener.',
   ].join('\n'),

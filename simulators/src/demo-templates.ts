@@ -41,6 +41,16 @@ export const DEMO_TEMPLATES: Array<Omit<TemplateInput, 'wabaId'>> = [
       { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'No me interesa' }, { type: 'COPY_CODE', example: 'MASIVO15' }] },
     ],
   },
+  {
+    name: 'novedades_temporada', language: 'es', category: 'MARKETING',
+    components: [
+      { type: 'BODY', text: 'Hola {{1}}, llegó la nueva temporada. ¿Quieres que te contemos más?', example: { body_text: [['Ana']] } },
+      {
+        type: 'BUTTONS',
+        buttons: [{ type: 'QUICK_REPLY', text: 'Me interesa' }, { type: 'QUICK_REPLY', text: 'Más información' }, { type: 'QUICK_REPLY', text: 'Ahora no' }],
+      },
+    ],
+  },
 ];
 
 /** A 1×1 PNG the demo uploads to the simulator as the image header's media. */

@@ -27,7 +27,7 @@ describe('simulators CLI', () => {
       const phone = await call(`${graphUrl}/111`, { token: 'w' });
       expect(phone.json).toMatchObject({ id: '111', whatsapp_business_manager_messaging_limit: 'TIER_10K', messaging_limit_tier: 'TIER_10K' });
       const templates = await call(`${graphUrl}/222/message_templates`, { token: 'w' });
-      expect(templates.json.data.map((t: any) => t.name)).toEqual(['bienvenida', 'promo_mensual', 'recordatorio_pago', 'promo_imagen', 'confirmacion_pedido', 'cupon_descuento']);
+      expect(templates.json.data.map((t: any) => t.name)).toEqual(['bienvenida', 'promo_mensual', 'recordatorio_pago', 'promo_imagen', 'confirmacion_pedido', 'cupon_descuento', 'novedades_temporada']);
     } finally {
       child.kill('SIGTERM');
     }

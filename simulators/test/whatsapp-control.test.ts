@@ -55,7 +55,7 @@ describe('WhatsApp simulator: /__control endpoints', () => {
     expect((await c('/fault', { kind: 'nope' })).status).toBe(400);
 
     hook.received.length = 0;
-    expect((await c('/inbound', { phoneNumberId: '1101', from: '5491100000001', text: 'STOP' })).json).toEqual({ ok: true });
+    expect((await c('/inbound', { phoneNumberId: '1101', from: '5491100000001', text: 'STOP' })).json).toEqual({ ok: true, wamid: expect.any(String) });
     expect(hook.received[0].body.entry[0].changes[0].value.messages[0].text.body).toBe('STOP');
 
     expect((await c('/reset', {})).json).toEqual({ ok: true });

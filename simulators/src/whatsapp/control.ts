@@ -1,6 +1,6 @@
 // /__control endpoints: drive a WhatsApp simulator running in another process.
 import type { FastifyInstance } from 'fastify';
-import type { WhatsAppState } from './state';
+import type { InboundInput, ReplyInput, WhatsAppState } from './state';
 import type { AccountUpdateInput, TemplateEvent } from './meta-rules';
 import type { NumberInput, RecipientBehaviour, TemplateInput, WhatsAppFault } from './types';
 
@@ -28,7 +28,9 @@ export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppSta
   app.post('/__control/throughput', act((b: { phoneNumberId: string; perSecond: number }) => state.setThroughput(b.phoneNumberId, b.perSecond)));
   app.post('/__control/recipient', act((b: { phone: string; behaviour: RecipientBehaviour }) => state.setRecipientBehaviour(b.phone, b.behaviour)));
   app.post('/__control/fault', act((b: WhatsAppFault) => state.injectFault(b)));
-  app.post('/__control/inbound', act((b: { phoneNumberId: string; from: string; text: string }) => state.sendInbound(b)));
+  app.post('/__control/inbound', act(async (b: InboundInput) => ({ ok: true, wamid: await state.sendInbound(b) })));
+  // A reply or a quick-reply tap to a message the simulator sent (by wamid, or the last one to a phone).
+  app.post('/__control/reply', act((b: ReplyInput) => state.replyTo(b)));
   app.post('/__control/flush', act(() => state.webhooks.flush()));
 
   // Meta's 2025–26 rules (see meta-rules.ts).

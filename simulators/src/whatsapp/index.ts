@@ -4,13 +4,13 @@ import { registerWhatsAppControl } from './control';
 import { graphError } from './errors';
 import { SIM_APP_ID } from './media';
 import { registerGraphRoutes } from './routes';
-import { WhatsAppState } from './state';
+import { WhatsAppState, type InboundInput, type ReplyInput } from './state';
 import type { AccountUpdateInput, TemplateEvent } from './meta-rules';
 import type {
-  LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
+  AutoReplies, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault,
 } from './types';
 
-export type { AccountUpdateInput, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateEvent, TemplateInput, WhatsAppConfig, WhatsAppFault };
+export type { AccountUpdateInput, AutoReplies, InboundInput, ReplyInput, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateEvent, TemplateInput, WhatsAppConfig, WhatsAppFault };
 export { DEFAULT_RULES } from './meta-rules';
 
 type TemplateRef = { wabaId: string; name: string; language?: string };
@@ -37,12 +37,14 @@ export interface WhatsAppSimOptions {
   managementHourlyLimit?: number;
   /** Meta's 2025–26 rules; see MetaRulesConfig (every default keeps the older behaviour). */
   rules?: Partial<MetaRulesConfig>;
+  /** Recipients reply and tap by themselves (off by default). */
+  autoReplies?: AutoReplies | null;
 }
 
 export type WhatsAppConfigurable = Partial<Pick<WhatsAppConfig,
   'webhookUrl' | 'appSecret' | 'latencyMs' | 'latencyJitter' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
   | 'approvalDelayMs' | 'duplicateWebhooks' | 'reorderWebhooks' | 'webhookRetry' | 'webhookBatchMax' | 'pairLimit'
-  | 'managementHourlyLimit' | 'rejectTemplatesMatching'>> & { rules?: Partial<MetaRulesConfig> };
+  | 'managementHourlyLimit' | 'rejectTemplatesMatching' | 'autoReplies'>> & { rules?: Partial<MetaRulesConfig> };
 
 export interface WhatsAppSim {
   url: string;
@@ -56,7 +58,10 @@ export interface WhatsAppSim {
   setThroughput(phoneNumberId: string, perSecond: number): void;
   setRecipientBehaviour(phoneE164Digits: string, b: RecipientBehaviour): void;
   injectFault(f: WhatsAppFault): void;
-  sendInbound(p: { phoneNumberId: string; from: string; text: string }): Promise<void>;
+  /** Posts an inbound text or quick-reply tap (optionally a reply with `context`); resolves with its wamid. */
+  sendInbound(p: InboundInput): Promise<string>;
+  /** A recipient replies to, or taps a quick-reply button of, a message the simulator sent. */
+  replyTo(p: ReplyInput): Promise<{ ok: true; wamid: string; context: string }>;
   messages(): RecordedMessage[];
   countsByRecipient(): Map<string, number>;
   duplicates(): Array<{ to: string; bizOpaque: string | null; count: number }>;
@@ -114,7 +119,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     managementHourlyLimit: opts.managementHourlyLimit ?? 5000,
   });
   // Through configure() so the URL, the rules and the jitter are validated the same way as later changes.
-  state.configure({ webhookUrl: opts.webhookUrl ?? null, rules: opts.rules, latencyJitter: opts.latencyJitter ?? null });
+  state.configure({ webhookUrl: opts.webhookUrl ?? null, rules: opts.rules, latencyJitter: opts.latencyJitter ?? null, autoReplies: opts.autoReplies ?? null });
   for (const n of opts.numbers ?? []) state.addNumber(n);
   for (const t of opts.templates ?? []) state.addTemplate(t);
 
@@ -147,6 +152,7 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     setRecipientBehaviour: (phone, b) => state.setRecipientBehaviour(phone, b),
     injectFault: (f) => state.injectFault(f),
     sendInbound: (p) => state.sendInbound(p),
+    replyTo: (p) => state.replyTo(p),
     messages: () => state.log.messages(),
     countsByRecipient: () => state.log.countsByRecipient(),
     duplicates: () => state.log.duplicates(),

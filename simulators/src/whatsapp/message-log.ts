@@ -88,6 +88,14 @@ export class MessageLog {
     };
   }
 
+  /** The message of a wamid this simulator sent (still in the log), or null. */
+  byWamid(wamid: string): RecordedMessage | null {
+    if (!wamid.startsWith(this.prefix)) return null;
+    const n = Number.parseInt(wamid.slice(this.prefix.length), 36);
+    const i = n - (this.seq - this.at.length);
+    return Number.isInteger(i) && i >= 0 && i < this.at.length ? this.messageAt(i) : null;
+  }
+
   /** Messages matching the filter, oldest first; only the last `limit` when given. */
   messages(filter: { phoneNumberId?: string; to?: string; limit?: number } = {}): RecordedMessage[] {
     const numberIdx = filter.phoneNumberId === undefined ? undefined : this.numberIndex.get(filter.phoneNumberId);

@@ -8,8 +8,8 @@ import { MessageLog } from './message-log';
 import { MetaRules, type Identity } from './meta-rules';
 import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
-import { isRejectedByReview, TemplateStore, type Template } from './templates';
-import type { LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
+import { componentOf, isRejectedByReview, TemplateStore, type Template } from './templates';
+import type { AutoReplies, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
 import { envelope, messagesValue, WebhookDispatcher, type StatusEvent } from './webhooks';
 
 const PAIR_WINDOW_MS = 6_000;
@@ -24,6 +24,33 @@ export function nowMs(): number {
 /** The WhatsApp id Meta reports for a number: Mexican mobiles lose the old '1' after +52. */
 export function waIdOf(digits: string): string {
   return digits.length === 13 && digits.startsWith('521') ? `52${digits.slice(3)}` : digits;
+}
+
+/** What a recipient writes back, in Spanish, when auto-replies are on. */
+const AUTO_REPLY_TEXTS = ['Me interesa, ¿me dan más información?', 'Gracias', '¿Cuánto cuesta?', '¿Hasta cuándo vale la promo?', 'Hola, ¿tienen envío?'];
+
+/** A reply to one of the simulator's messages: text, or a tap on a quick-reply button of its template. */
+export interface ReplyInput {
+  /** The message answered (a wamid the simulator returned), or else the last message sent to `phone`. */
+  wamid?: string;
+  phone?: string;
+  /** With `phone`: only messages sent from this number. */
+  phoneNumberId?: string;
+  text?: string;
+  /** The quick-reply button tapped: its text, or its index among the template's buttons. */
+  button?: string | number;
+  /** The payload the tap carries; must be the one the message sent for that button (Meta echoes it). */
+  payload?: string;
+}
+
+export interface InboundInput {
+  phoneNumberId: string;
+  from: string;
+  text?: string;
+  /** `context.id`: the message answered. */
+  context?: string;
+  /** A quick-reply tap: `type: button`. */
+  button?: { payload: string; text: string };
 }
 
 export type AcceptResult =
@@ -46,6 +73,7 @@ export class WhatsAppState {
   private inboundAt = new Map<string, number>();
   private management = new Map<string, SlidingWindow>();
   private approvalTimers = new Set<NodeJS.Timeout>();
+  private replyTimers = new Set<NodeJS.Timeout>();
 
   constructor(readonly config: WhatsAppConfig) {
     this.webhooks = new WebhookDispatcher(config);
@@ -170,6 +198,7 @@ export class WhatsAppState {
       if (p[key] !== undefined) c[key] = Boolean(p[key]);
     }
     if (p.latencyJitter !== undefined) c.latencyJitter = checkedJitter(p.latencyJitter);
+    if (p.autoReplies !== undefined) c.autoReplies = checkedAutoReplies(p.autoReplies);
     if (p.webhookUrl !== undefined) c.webhookUrl = p.webhookUrl ? new URL(p.webhookUrl).toString() : null;
     if (p.appSecret !== undefined) c.appSecret = String(p.appSecret);
     if (p.rejectTemplatesMatching !== undefined) {
@@ -279,6 +308,77 @@ export class WhatsAppState {
     // Reordering delivers `read` before `delivered`, which receivers must tolerate.
     emit('delivered', c.reorderWebhooks && read ? 3 * step : 2 * step);
     if (read) emit('read', c.reorderWebhooks ? 2 * step : 3 * step);
+    if (c.autoReplies) this.scheduleAutoReply(c.autoReplies, wamid, plan.template, 4 * step + c.autoReplies.delayMs);
+  }
+
+  /** Auto-replies: a share of delivered messages is answered with a tap or a text (see AutoReplies). */
+  private scheduleAutoReply(auto: AutoReplies, wamid: string, template: Template | null, delay: number): void {
+    const draw = Math.random();
+    const buttons = template ? quickReplies(template) : [];
+    let reply: ReplyInput | null = null;
+    if (buttons.length && draw < auto.tapShare) {
+      reply = { wamid, button: buttons[Math.floor(Math.random() * buttons.length)]!.index };
+    } else if (draw < auto.tapShare + auto.replyShare) {
+      const texts = auto.texts?.length ? auto.texts : AUTO_REPLY_TEXTS;
+      reply = { wamid, text: texts[Math.floor(Math.random() * texts.length)] };
+    }
+    if (!reply) return;
+    const timer = setTimeout(() => {
+      this.replyTimers.delete(timer);
+      this.replyTo(reply).catch(() => undefined);
+    }, delay);
+    timer.unref();
+    this.replyTimers.add(timer);
+  }
+
+  /**
+   * A recipient answers one of the simulator's messages, as Meta posts it: a text with
+   * `context: { from, id }`, or a quick-reply tap (`type: button`, `button: { payload, text }`,
+   * with context). A tap must name a quick-reply button of the template sent, and its payload is
+   * the one the send gave that button (the button's text when the send gave none): Meta only
+   * echoes what the business sent.
+   */
+  async replyTo(p: ReplyInput): Promise<{ ok: true; wamid: string; context: string }> {
+    const sent = this.sentMessage(p);
+    const number = this.number(sent.phoneNumberId);
+    if (p.button === undefined) {
+      const text = String(p.text ?? '').trim();
+      if (!text) throw new Error('text or button is required');
+      const wamid = await this.sendInbound({ phoneNumberId: number.phoneNumberId, from: sent.to, text, context: sent.wamid });
+      return { ok: true, wamid, context: sent.wamid };
+    }
+    const template = this.templates.list(number.wabaId).find((t) => t.name === sent.template && t.language === sent.language);
+    if (!template) throw new Error(`message ${sent.wamid} was not a template message`);
+    const buttons = quickReplies(template);
+    const button = typeof p.button === 'number' || /^\d+$/.test(String(p.button))
+      ? buttons.find((b) => b.index === Number(p.button))
+      : buttons.find((b) => b.text === p.button);
+    if (!button) throw new Error(`template ${template.name} has no quick-reply button ${JSON.stringify(p.button)}`);
+    const sentPayload = payloadSent(sent, button.index) ?? button.text;
+    if (p.payload !== undefined && p.payload !== sentPayload) {
+      throw new Error(`payload ${JSON.stringify(p.payload)} is not the one sent for button ${button.index} of ${template.name}`);
+    }
+    const wamid = await this.sendInbound({
+      phoneNumberId: number.phoneNumberId,
+      from: sent.to,
+      context: sent.wamid,
+      button: { payload: sentPayload, text: button.text },
+    });
+    return { ok: true, wamid, context: sent.wamid };
+  }
+
+  private sentMessage(p: ReplyInput): RecordedMessage {
+    if (p.wamid) {
+      const m = this.log.byWamid(String(p.wamid));
+      if (!m) throw new Error(`no message ${p.wamid}`);
+      return m;
+    }
+    const raw = String(p.phone ?? '').trim();
+    if (!raw) throw new Error('wamid or phone is required');
+    const to = /^[A-Z]{2}\./.test(raw) ? raw : raw.replace(/\D/g, '');
+    const [m] = this.log.messages({ to, phoneNumberId: p.phoneNumberId, limit: 1 });
+    if (!m) throw new Error(`no message sent to ${raw}`);
+    return m;
   }
 
   /** POST /{waba}/message_templates after validation: PENDING now, reviewed after approvalDelayMs. */
@@ -323,17 +423,30 @@ export class WhatsAppState {
     void this.webhooks.post(envelope(t.wabaId, 'message_template_status_update', value, { time: Math.floor(Date.now() / 1000) }));
   }
 
-  /** Posts an inbound text; `from` is a phone or a BSUID. Username users arrive with only their BSUID. */
-  async sendInbound(p: { phoneNumberId: string; from: string; text: string }): Promise<void> {
+  /**
+   * Posts an inbound message; `from` is a phone or a BSUID. Username users arrive with only their
+   * BSUID. A text, or a quick-reply tap (`button`); `context` makes it a reply to that message.
+   * Resolves with the inbound message's wamid once posted.
+   */
+  async sendInbound(p: InboundInput): Promise<string> {
     const number = this.number(p.phoneNumberId);
     if (!String(p.from ?? '').trim()) throw new Error('from is required');
+    if (!p.button && !String(p.text ?? '').length) throw new Error('text or button is required');
     const who = this.identifyUser(p.phoneNumberId, p.from);
     this.inboundAt.set(who.key, nowMs());
     const idSeed = who.waId ?? who.bsuid.replace(/\W/g, '');
     const id = `wamid.HBgM${idSeed}${Date.now().toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
     const hidden = who.username || who.waId === null;
     const name = `Cliente ${who.key.slice(-4)}`;
-    const message: Record<string, unknown> = { id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: String(p.text) } };
+    const message: Record<string, unknown> = { id, timestamp: String(Math.floor(Date.now() / 1000)) };
+    if (p.context) message.context = { from: number.displayPhoneNumber, id: String(p.context) };
+    if (p.button) {
+      message.type = 'button';
+      message.button = { payload: String(p.button.payload), text: String(p.button.text) };
+    } else {
+      message.type = 'text';
+      message.text = { body: String(p.text) };
+    }
     let contact: Record<string, unknown>;
     if (hidden) {
       contact = { profile: { name, username: `@cliente_${who.bsuid.slice(-6).toLowerCase()}` }, user_id: who.bsuid };
@@ -346,6 +459,7 @@ export class WhatsAppState {
     }
     const value = messagesValue(number, { contacts: [contact], messages: [{ ...pickFrom(message), ...message }] });
     await this.webhooks.post(envelope(number.wabaId, 'messages', value));
+    return id;
   }
 
   reset(): void {
@@ -362,6 +476,8 @@ export class WhatsAppState {
   async close(): Promise<void> {
     for (const t of this.approvalTimers) clearTimeout(t);
     this.approvalTimers.clear();
+    for (const t of this.replyTimers) clearTimeout(t);
+    this.replyTimers.clear();
     this.rules.close();
     await this.webhooks.close();
   }
@@ -383,4 +499,40 @@ function checkedJitter(j: unknown): LatencyJitter | null {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new Error(`latencyJitter.${k} must be a non-negative number`);
   }
   return out as LatencyJitter;
+}
+
+/** The template's quick-reply buttons, with their index among all its buttons (as sends name them). */
+export function quickReplies(t: Template): Array<{ index: number; text: string }> {
+  const buttons: any[] = componentOf(t, 'BUTTONS')?.buttons ?? [];
+  return buttons
+    .map((b, index) => ({ index, type: String(b?.type ?? '').toUpperCase(), text: String(b?.text ?? '') }))
+    .filter((b) => b.type === 'QUICK_REPLY')
+    .map(({ index, text }) => ({ index, text }));
+}
+
+/** The payload a send gave the quick-reply button at `index`, or null when it gave none. */
+function payloadSent(m: RecordedMessage, index: number): string | null {
+  for (const c of m.components ?? []) {
+    if (String(c?.type).toLowerCase() !== 'button' || String(c?.sub_type).toLowerCase() !== 'quick_reply' || Number(c?.index) !== index) continue;
+    const p = (c.parameters ?? []).find((x: any) => x?.type === 'payload');
+    if (typeof p?.payload === 'string') return p.payload;
+  }
+  return null;
+}
+
+function checkedAutoReplies(v: unknown): AutoReplies | null {
+  if (v === null) return null;
+  const o = (v ?? {}) as Record<string, unknown>;
+  const share = (k: string) => {
+    const n = o[k] ?? 0;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 1) throw new Error(`autoReplies.${k} must be between 0 and 1`);
+    return n;
+  };
+  const tapShare = share('tapShare');
+  const replyShare = share('replyShare');
+  if (tapShare + replyShare > 1) throw new Error('autoReplies.tapShare + replyShare must be at most 1');
+  const delayMs = o.delayMs ?? 0;
+  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) throw new Error('autoReplies.delayMs must be a non-negative number');
+  const texts = Array.isArray(o.texts) ? o.texts.map(String).filter((x) => x.trim()) : undefined;
+  return { tapShare, replyShare, delayMs, ...(texts?.length ? { texts } : {}) };
 }

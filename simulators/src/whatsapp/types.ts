@@ -95,8 +95,25 @@ export interface LatencyJitter {
   capMs: number;
 }
 
+/**
+ * Recipients answer by themselves (off by default; the demo turns it on): of the messages
+ * delivered, a share taps one of the template's quick-reply buttons and another share writes a
+ * text, each `delayMs` after the message's last status.
+ */
+export interface AutoReplies {
+  /** Share (0–1) of delivered messages answered with a quick-reply tap (templates with quick replies). */
+  tapShare: number;
+  /** Share (0–1) of delivered messages answered with a text. */
+  replyShare: number;
+  delayMs: number;
+  /** Texts to pick from; a default list of Spanish answers when absent. */
+  texts?: string[];
+}
+
 export interface WhatsAppConfig {
   webhookUrl: string | null;
+  /** Recipients reply and tap by themselves; null: off. */
+  autoReplies?: AutoReplies | null;
   appSecret: string;
   latencyMs: number;
   /** Null: sends arrive at once. */

@@ -21,6 +21,7 @@ import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
+import { recordInbound } from '../../services/campaigns/inbound-replies';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
@@ -122,6 +123,7 @@ export class WebhookInbox {
       for (const id of [...effects.paused, ...effects.resumed]) this.changedCampaigns.add(id);
     }
     await learnInboundBsuids(tx, contents.inbound);
+    await recordInbound(tx, contents.inbound);
     await applyChanges(tx, contents.changes);
     const ids = events.map((e) => Number(e.id));
     await tx.execute(

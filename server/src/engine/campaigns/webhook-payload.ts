@@ -55,6 +55,16 @@ export interface InboundText {
   buttonPayload: string | null;
   /** `from_user_id` / `contacts[].user_id` (BSUID), when sent; `from` is '' for a username user. */
   userId?: string | null;
+  /** Meta's id of the message (`id`); replies are kept once per number and wamid. */
+  wamid?: string | null;
+  /** As Meta names it: text, button, interactive, image, audio, reaction… */
+  type?: string;
+  /** The text written, the button's text or the interactive reply's title; null for media. */
+  body?: string | null;
+  /** `context.id`: the message this one answers. */
+  contextWamid?: string | null;
+  /** Meta's `timestamp` of the message; null when absent or unreadable. */
+  sentAt?: Date | null;
 }
 
 export interface TemplateUpdate {
@@ -178,8 +188,10 @@ function readPricing(p: Json | null): StatusPricing | null {
 }
 
 /**
- * Text, a quick-reply button or an interactive reply: whatever the person wrote or tapped. A
- * username user's message has no `from`, only `from_user_id` (and `contacts[].user_id`).
+ * Every inbound message: text, a quick-reply button, an interactive reply, or media (image,
+ * audio, document, sticker, location, reaction…, recorded with its type and no body). `text` is
+ * what the opt-out keywords read ('' for media). A username user's message has no `from`, only
+ * `from_user_id` (and `contacts[].user_id`).
  */
 function readInbound(m: Json | null, phoneNumberId: string, wabaId: string, contacts: Array<Json | null> = []): InboundText | null {
   const from = str(m?.from) ?? '';
@@ -192,5 +204,19 @@ function readInbound(m: Json | null, phoneNumberId: string, wabaId: string, cont
     str(obj(m.button)?.payload) ??
     str(obj(obj(m.interactive)?.button_reply)?.title) ??
     str(obj(obj(m.interactive)?.list_reply)?.title);
-  return text ? { phoneNumberId, wabaId, from, text, buttonPayload: str(obj(m.button)?.payload) ?? null, userId } : null;
+  const cut = (v: string | null, n: number) => (v === null ? null : v.slice(0, n));
+  return {
+    phoneNumberId,
+    wabaId,
+    from,
+    text: text ?? '',
+    buttonPayload: cut(str(obj(m.button)?.payload), 256),
+    userId,
+    wamid: cut(str(m.id), 200),
+    type: (str(m.type) ?? (text ? 'text' : 'unknown')).slice(0, 40),
+    body: cut(text, 4096),
+    // A reaction names the message it reacts to in `reaction.message_id` (Meta sends no context).
+    contextWamid: cut(str(obj(m.context)?.id) ?? str(obj(m.reaction)?.message_id), 200),
+    sentAt: timeOf(m.timestamp),
+  };
 }

@@ -24,6 +24,10 @@ interface RawMessage {
   failed_at: string | null;
   held: boolean;
   pricing_category?: string | null;
+  replied_at: string | null;
+  reply_count: number | string;
+  last_reply: string | null;
+  button_tapped: string | null;
 }
 
 /** One page of a campaign's recipients in a stable order, optionally of one status. */
@@ -43,6 +47,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
           r.error_code, r.error_message, r.wamid, r.attempts,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
           ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
+          ${isoOf(sql`r.replied_at`)} as replied_at, r.reply_count, r.last_reply, r.button_tapped,
           (r.held_at is not null and r.status = 'sent') as held
         from campaign_recipients r
         left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
@@ -67,6 +72,10 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       failed_at: r.failed_at,
       held: Boolean(r.held),
       pricing_category: r.pricing_category ?? null,
+      replied_at: r.replied_at,
+      reply_count: Number(r.reply_count ?? 0),
+      last_reply: r.last_reply,
+      button_tapped: r.button_tapped,
     })),
     total: Number(count?.n ?? 0),
     page,

@@ -5,6 +5,7 @@ import { campaigns, templates } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
 import { notFound } from '../../lib/errors';
 import { toCampaign, type CampaignRow } from './campaign-view';
+import { campaignCost } from './campaign-cost';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaña no encontrada';
 
@@ -46,7 +47,32 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
       campaign.template_risk = { status: t.status, status_detail: t.statusDetail, category: t.category, category_change: t.categoryChange ?? null };
     }
   }
+  campaign.replies = await campaignReplies(db, userId, campaign, row.repliedCount);
+  if (row.startedAt || row.audienceFrozenAt) {
+    const [t] = campaign.template_id === null ? [] : await db.select({ category: templates.category }).from(templates).where(eq(templates.id, campaign.template_id)).limit(1);
+    campaign.actual_cost = await campaignCost(db, userId, { id, templateCategory: t?.category ?? null, startedAt: row.startedAt });
+  } else {
+    campaign.actual_cost = null;
+  }
   return campaign;
+}
+
+/** Issue 14: recipients who replied, the rate over the messages Meta accepted, and taps per button. */
+async function campaignReplies(db: Db, userId: number, c: Campaign, replied: number): Promise<NonNullable<Campaign['replies']>> {
+  const taps = await rowsOf<{ button: string; taps: number | string; recipients: number | string }>(
+    db,
+    sql`select body as button, count(*)::int as taps, count(distinct recipient_id)::int as recipients
+        from inbound_messages
+        where campaign_id = ${c.id} and user_id = ${userId} and type in ('button', 'interactive') and body is not null
+        group by body order by 2 desc, 1 limit 50`,
+  );
+  const accepted = c.messages_sent;
+  return {
+    replied,
+    accepted,
+    rate: accepted > 0 ? Math.min(1, replied / accepted) : 0,
+    taps: taps.map((t) => ({ button: t.button, taps: Number(t.taps), recipients: Number(t.recipients) })),
+  };
 }
 
 /** A campaign of this user, or 404: a foreign id is indistinguishable from a missing one. */

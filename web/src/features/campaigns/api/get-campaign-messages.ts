@@ -1,16 +1,19 @@
-import type { Campaign, CampaignMessagesPage, RecipientStatus } from '@masivo/contract/campaigns';
+import type { Campaign, CampaignMessagesPage, RecipientGroup, RecipientStatus } from '@masivo/contract/campaigns';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { campaignKey, campaignPollInterval } from './get-campaign';
 
 export interface CampaignMessagesQuery {
   status?: RecipientStatus;
+  /** What they did after the send (issue 14): replied, not_replied, tapped (with `button`)… */
+  group?: RecipientGroup;
+  button?: string;
   page: number;
   limit: number;
 }
 
 export const getCampaignMessages = (id: number, q: CampaignMessagesQuery) =>
-  api.get<CampaignMessagesPage>(`/campaigns/${id}/messages`, { status: q.status, page: q.page, limit: q.limit });
+  api.get<CampaignMessagesPage>(`/campaigns/${id}/messages`, { status: q.status, group: q.group, button: q.button, page: q.page, limit: q.limit });
 
 export const getCampaignMessagesQueryOptions = (id: number, q: CampaignMessagesQuery) =>
   queryOptions({

@@ -1,4 +1,12 @@
-import { PRICING_CATEGORY_LABELS, RECIPIENT_STATUSES, type Campaign, type CampaignMessage, type RecipientStatus } from '@masivo/contract/campaigns';
+import {
+  PRICING_CATEGORY_LABELS,
+  RECIPIENT_GROUP_LABELS,
+  RECIPIENT_STATUSES,
+  type Campaign,
+  type CampaignMessage,
+  type RecipientGroup,
+  type RecipientStatus,
+} from '@masivo/contract/campaigns';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -17,8 +25,10 @@ const PAGE_SIZE = 50;
 /** Beyond the spec: every recipient with its delivery state and Meta's error, paged and filterable. */
 export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
   const [status, setStatus] = useState<RecipientStatus | ''>('');
+  const [reply, setReply] = useState('');
   const [page, setPage] = useState(1);
-  const messages = useCampaignMessages(campaign.id, { status: status || undefined, page, limit: PAGE_SIZE }, campaign);
+  const { group, button } = replyFilterOf(reply);
+  const messages = useCampaignMessages(campaign.id, { status: status || undefined, group, button, page, limit: PAGE_SIZE }, campaign);
   const total = messages.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
 
@@ -26,32 +36,62 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-6 py-4">
         <h2 className="text-lg font-semibold text-gray-900">Destinatarios</h2>
-        <label className="flex items-center gap-2 text-sm text-gray-600">
-          Estado
-          <select
-            aria-label="Filtrar por estado"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as RecipientStatus | '');
-              setPage(1);
-            }}
-            className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500"
-          >
-            <option value="">Todos</option>
-            {RECIPIENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {RECIPIENT_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="flex flex-wrap items-center gap-3 max-sm:w-full">
+          <label className="flex items-center gap-2 text-sm text-gray-600 max-sm:w-full">
+            Estado
+            <select
+              aria-label="Filtrar por estado"
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as RecipientStatus | '');
+                setPage(1);
+              }}
+              className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11 max-sm:min-w-0 max-sm:flex-1"
+            >
+              <option value="">Todos</option>
+              {RECIPIENT_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {RECIPIENT_STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {campaign.started_at && (
+            <label className="flex items-center gap-2 text-sm text-gray-600 max-sm:w-full">
+              Respuesta
+              <select
+                aria-label="Filtrar por respuesta"
+                value={reply}
+                onChange={(e) => {
+                  setReply(e.target.value);
+                  setPage(1);
+                }}
+                className="rounded-md border border-gray-300 px-2 py-1 text-sm focus:border-blue-500 max-sm:min-h-11 max-sm:min-w-0 max-sm:flex-1"
+              >
+                {replyOptions(campaign).map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+        </div>
       </div>
       {messages.isPending ? (
         <Spinner className="py-10" />
       ) : messages.isError ? (
         <EmptyState title={messages.error.message || 'Error al cargar los destinatarios'} />
       ) : messages.data.messages.length === 0 ? (
-        <EmptyState title={status ? 'No hay destinatarios con este estado' : 'La lista de destinatarios se genera al iniciar la campaña'} />
+        <EmptyState
+          title={
+            reply
+              ? 'No hay destinatarios con esta respuesta'
+              : status
+                ? 'No hay destinatarios con este estado'
+                : 'La lista de destinatarios se genera al iniciar la campaña'
+          }
+        />
       ) : (
         <RecipientsTable rows={messages.data.messages} />
       )}
@@ -71,6 +111,41 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/** The "Respuesta" filter's value: '' (todos), a group, or `tapped:{button}`. */
+const TAPPED = 'tapped:';
+function replyFilterOf(value: string): { group?: RecipientGroup; button?: string } {
+  if (value.startsWith(TAPPED)) return { group: 'tapped', button: value.slice(TAPPED.length) };
+  return value === 'replied' || value === 'not_replied' ? { group: value } : {};
+}
+
+/** Todos, Respondieron, No respondieron, and "Tocaron «botón»" per button someone tapped. */
+function replyOptions(campaign: Campaign): Array<{ value: string; label: string }> {
+  return [
+    { value: '', label: 'Todos' },
+    { value: 'replied', label: RECIPIENT_GROUP_LABELS.replied },
+    { value: 'not_replied', label: RECIPIENT_GROUP_LABELS.not_replied },
+    ...(campaign.replies?.taps ?? []).map((t) => ({ value: `${TAPPED}${t.button}`, label: `Tocaron «${t.button}»` })),
+  ];
+}
+
+/** The recipient's latest reply, how many, and the first button tapped. */
+function ReplyCell({ m }: { m: CampaignMessage }) {
+  if (!m.reply_count) return <span className="text-gray-500">-</span>;
+  return (
+    <span className="flex flex-col gap-1">
+      <span className="line-clamp-2 text-gray-900" title={m.last_reply ?? undefined}>
+        {m.last_reply}
+        {m.reply_count > 1 && <span className="text-gray-600"> ({formatNumber(m.reply_count)} mensajes)</span>}
+      </span>
+      {m.button_tapped && (
+        <span>
+          <Badge tone="blue">Tocó «{m.button_tapped}»</Badge>
+        </span>
+      )}
+    </span>
   );
 }
 
@@ -105,6 +180,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               { label: 'Entregado', value: formatDateTime(m.delivered_at) },
               { label: 'Leído', value: formatDateTime(m.read_at) },
               ...(m.pricing_category ? [{ label: 'Cobro', value: pricingLabel(m.pricing_category) }] : []),
+              ...(m.reply_count ? [{ label: 'Respuesta', value: <ReplyCell m={m} />, wide: true }] : []),
             ]}
           />
         ))}
@@ -113,7 +189,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Error', 'Enviado', 'Entregado', 'Leído', 'Cobro']} dense />
+        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Respuesta', 'Error', 'Enviado', 'Entregado', 'Leído', 'Cobro']} dense />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
@@ -121,6 +197,9 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
               <td className="px-4 py-3 whitespace-nowrap">
                 <RecipientBadge message={m} />
+              </td>
+              <td className="max-w-xs min-w-40 px-4 py-3">
+                <ReplyCell m={m} />
               </td>
               <td className="max-w-sm px-4 py-3 text-gray-600">
                 {m.error_code !== null || m.error_message ? (

@@ -1,0 +1,128 @@
+import { sql } from 'drizzle-orm';
+import type { CampaignCost, CostLine } from '@masivo/contract/campaigns';
+import type { PricingCategory } from '@masivo/contract/pricing';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/sql';
+import { estimateCost } from '../pricing/estimate-cost';
+import { loadRateCard } from '../pricing/rate-card-service';
+import { normalizeCategory, RateIndex } from '../pricing/rate-lookup';
+import { countryOfRecipient } from './audience-classifier';
+
+/** Meta's `pricing.type` values that cost nothing. */
+export const FREE_PRICING_TYPES: readonly string[] = ['free_customer_service', 'free_entry_point'];
+
+/**
+ * The rate card's category for Meta's `pricing.category`: the three of the card as they are, and
+ * `marketing_lite` (the Marketing Messages API) at the marketing rate, which is what Meta charges
+ * for it. Any other category (authentication_international, service, referral_conversion…) has
+ * no column in the card: "sin tarifa".
+ */
+function cardCategory(category: string | null): PricingCategory | null {
+  if (!category) return null;
+  if (category === 'marketing_lite') return 'marketing';
+  return normalizeCategory(category);
+}
+
+interface Group {
+  category: string | null;
+  type: string | null;
+  model: string | null;
+  country: string | null;
+  sample: string | null;
+  day: string;
+  n: number | string;
+}
+
+/**
+ * The real cost of a campaign (issue 14): its delivered messages (Meta charges per delivered
+ * message) grouped by the `pricing` its status webhooks reported, priced with the tenant's rate
+ * card for the recipient's country on the send date. A free type costs 0; a category, country or
+ * day without a rate is "sin tarifa" and counted apart, never guessed; a message without
+ * pricing, without a type, or of the old per-conversation model (CBP) is counted as
+ * unpriceable. `estimate` is the pre-flight's formula (template category × country at the start
+ * date) over the recipients attempted, for the comparison the screen shows.
+ */
+export async function campaignCost(
+  db: Db,
+  userId: number,
+  campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
+): Promise<CampaignCost> {
+  const groups = await rowsOf<Group>(
+    db,
+    sql`select pricing_category as category, pricing_type as type, pricing_model as model, country,
+          case when country is null then min(coalesce(phone, bsuid)) end as sample,
+          to_char(coalesce(sent_at, delivered_at, read_at) at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+        from campaign_recipients
+        where campaign_id = ${campaign.id} and user_id = ${userId} and status in ('delivered', 'read')
+        group by 1, 2, 3, 4, 6, case when country is null then left(phone_key, 4) end`,
+  );
+  const index = new RateIndex((await loadRateCard(db, userId)).rates);
+  const lines = new Map<string, CostLine & { micros: number }>();
+  const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
+  for (const g of groups) {
+    const n = Number(g.n);
+    const model = g.model?.toUpperCase() ?? null;
+    let status: CostLine['status'];
+    let micros = 0;
+    if (!g.category && !g.type && !g.model) status = 'unpriceable';
+    else if (model === 'CBP') status = 'unpriceable';
+    else if (g.type && FREE_PRICING_TYPES.includes(g.type)) status = 'free';
+    else if (g.type !== 'regular') status = 'unpriceable';
+    else {
+      const category = cardCategory(g.category);
+      const country = g.country ?? (g.sample ? countryOfRecipient(g.sample) : null);
+      const rate = category ? (index.forCountry(category, country, g.day)?.usd_per_message ?? null) : null;
+      if (rate === null) status = 'no_rate';
+      else {
+        status = 'priced';
+        // Rates have at most 6 decimals: sum in millionths of a dollar, as the estimate does.
+        micros = Math.round(rate * 1_000_000) * n;
+      }
+    }
+    sums[status] += n;
+    sums.micros += micros;
+    const key = `${g.category}|${g.type}|${g.model}|${status}`;
+    const line = lines.get(key) ?? { category: g.category, type: g.type, model: g.model, count: 0, total: null, status, micros: 0 };
+    line.count += n;
+    line.micros += micros;
+    line.total = status === 'priced' ? line.micros / 1_000_000 : status === 'free' ? 0 : null;
+    lines.set(key, line);
+  }
+  return {
+    currency: 'USD',
+    total: sums.micros / 1_000_000,
+    priced: sums.priced,
+    free: sums.free,
+    no_rate: sums.no_rate,
+    unpriceable: sums.unpriceable,
+    lines: [...lines.values()]
+      .sort((a, b) => b.count - a.count || String(a.category).localeCompare(String(b.category)))
+      .map(({ micros: _micros, ...line }) => line),
+    estimate: await estimateOf(db, userId, campaign),
+  };
+}
+
+async function estimateOf(
+  db: Db,
+  userId: number,
+  campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
+): Promise<CampaignCost['estimate']> {
+  const rows = await rowsOf<{ country: string | null; sample: string | null; n: number | string }>(
+    db,
+    sql`select country, case when country is null then min(coalesce(phone, bsuid)) end as sample, count(*)::int as n
+        from campaign_recipients where campaign_id = ${campaign.id} and user_id = ${userId} and status <> 'skipped'
+        group by country, case when country is null then left(phone_key, 4) end`,
+  );
+  if (!rows.length) return null;
+  const byCountry = new Map<string | null, number>();
+  for (const r of rows) {
+    const country = r.country ?? (r.sample ? countryOfRecipient(r.sample) : null);
+    byCountry.set(country, (byCountry.get(country) ?? 0) + Number(r.n));
+  }
+  const cost = await estimateCost(db, userId, {
+    category: campaign.templateCategory || 'MARKETING',
+    at: campaign.startedAt ?? new Date(),
+    recipientsByCountry: [...byCountry].map(([country, count]) => ({ country, count })),
+  });
+  return { total: cost.total, priced: cost.priced, unpriced: cost.unpriced };
+}
