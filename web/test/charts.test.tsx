@@ -69,7 +69,8 @@ beforeEach(() => {
   });
 });
 
-const region = (name: string | RegExp) => screen.findByRole('region', { name });
+// The charts' chunk loads lazily: the first render waits for it.
+const region = (name: string | RegExp) => screen.findByRole('region', { name }, { timeout: 5000 });
 
 describe('campaign detail charts', () => {
   it('shows the timeline, funnel and failures with headings, summaries and data tables', async () => {

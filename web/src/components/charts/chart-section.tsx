@@ -13,6 +13,7 @@ export function ChartSection({
   children,
   actions,
   testId,
+  chartHeight,
 }: {
   title: string;
   /** One or two sentences with what the chart shows, read by everyone. */
@@ -23,6 +24,8 @@ export function ChartSection({
   children: ReactNode;
   actions?: ReactNode;
   testId?: string;
+  /** The drawing's height in pixels when it depends on the data (default: 16rem, 18rem from `sm`). */
+  chartHeight?: number;
 }) {
   const headingId = useId();
   return (
@@ -34,7 +37,7 @@ export function ChartSection({
         {actions}
       </div>
       <div className="mb-4 text-sm text-gray-600">{summary}</div>
-      <div aria-hidden="true" className="h-64 w-full sm:h-72">
+      <div aria-hidden="true" className={chartHeight === undefined ? 'h-64 w-full sm:h-72' : 'w-full'} style={chartHeight === undefined ? undefined : { height: chartHeight }}>
         {children}
       </div>
       <details className="mt-4 text-sm">

@@ -67,9 +67,18 @@ function TimelineChart({ stats }: { stats: CampaignStats }) {
             <XAxis dataKey="at" tickFormatter={format} minTickGap={24} tick={{ fontSize: 12 }} />
             <YAxis allowDecimals={false} width={48} tick={{ fontSize: 12 }} />
             <Tooltip labelFormatter={(at) => format(String(at))} formatter={(v) => formatNumber(Number(v))} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {SERIES.map((s) => (
-              <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={SERIES_COLORS[s.key]} dot={false} strokeWidth={2} isAnimationActive={false} />
+              <Line
+                key={s.key}
+                type="linear"
+                dataKey={s.key}
+                name={s.label}
+                stroke={SERIES_COLORS[s.key]}
+                dot={timeline.length <= 40}
+                strokeWidth={2}
+                isAnimationActive={false}
+              />
             ))}
           </LineChart>
         </ResponsiveContainer>
@@ -83,7 +92,7 @@ function FunnelChart({ stats }: { stats: CampaignStats }) {
   const base = funnel.attempted;
   const share = (n: number) => (base ? n / base : null);
   const data = FUNNEL_STEPS.map((step) => ({ step, label: FUNNEL_LABELS[step], count: funnel[step], share: share(funnel[step]) }));
-  const title = 'Embudo: intentados → enviados → entregados → leídos → respondieron';
+  const title = 'Embudo: de intentados a respondieron';
   const summary = base
     ? `De ${formatNumber(base)} intentados: ${data
         .slice(1)
@@ -109,7 +118,7 @@ function FunnelChart({ stats }: { stats: CampaignStats }) {
           <XAxis type="number" allowDecimals={false} tick={{ fontSize: 12 }} />
           <YAxis type="category" dataKey="label" width={96} tick={{ fontSize: 12 }} />
           <Tooltip formatter={(v) => formatNumber(Number(v))} />
-          <Bar dataKey="count" name="Destinatarios" isAnimationActive={false}>
+          <Bar dataKey="count" name="Destinatarios" maxBarSize={32} isAnimationActive={false}>
             {data.map((d) => (
               <Cell key={d.step} fill={SERIES_COLORS[d.step]} />
             ))}
@@ -148,6 +157,7 @@ function FailuresChart({ failures }: { failures: FailureByCode[] }) {
       title={title}
       summary={summary}
       testId="chart-failures"
+      chartHeight={total ? 80 + 44 * failures.length : 0}
       table={
         <ChartTable
           caption={title}
@@ -169,7 +179,7 @@ function FailuresChart({ failures }: { failures: FailureByCode[] }) {
                 return f ? `${codeLabel(f)}: ${f.description}` : '';
               }}
             />
-            <Bar dataKey="count" name="Destinatarios" fill={SERIES_COLORS.failed} isAnimationActive={false}>
+            <Bar dataKey="count" name="Destinatarios" fill={SERIES_COLORS.failed} maxBarSize={28} isAnimationActive={false}>
               <LabelList dataKey="count" position="right" formatter={(v) => formatNumber(Number(v))} style={{ fontSize: 12, fill: '#374151' }} />
             </Bar>
           </BarChart>

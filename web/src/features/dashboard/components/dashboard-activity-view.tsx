@@ -1,6 +1,6 @@
 import type { DashboardActivity } from '@masivo/contract/stats';
 import { useId, useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatPercent, SERIES_COLORS } from '@/components/charts/chart-format';
 import { ChartSection, ChartTable } from '@/components/charts/chart-section';
 import { formatNumber } from '@/lib/format';
@@ -73,17 +73,18 @@ export default function DashboardActivityView({ activity }: { activity: Dashboar
           }
         >
           <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
+            <ComposedChart data={points} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" />
               <XAxis dataKey="day" tickFormatter={day} minTickGap={16} tick={{ fontSize: 12 }} />
               <YAxis allowDecimals={false} width={48} tick={{ fontSize: 12 }} />
               <Tooltip labelFormatter={(d) => day(String(d))} formatter={(v) => formatNumber(Number(v))} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Line type="monotone" dataKey="sent" name="Enviados" stroke={SERIES_COLORS.sent} dot={false} strokeWidth={2} isAnimationActive={false} />
-              <Line type="monotone" dataKey="delivered" name="Entregados" stroke={SERIES_COLORS.delivered} dot={false} strokeWidth={2} isAnimationActive={false} />
-              <Line type="monotone" dataKey="read" name="Leídos" stroke={SERIES_COLORS.read} dot={false} strokeWidth={2} isAnimationActive={false} />
-              <Line type="monotone" dataKey="failed" name="Fallidos" stroke={SERIES_COLORS.failed} dot={false} strokeWidth={2} isAnimationActive={false} />
-            </LineChart>
+              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+              {/* Bars: what left that day (sent, failed); lines: how many of those sends arrived and were read. */}
+              <Bar dataKey="sent" name="Enviados" stackId="day" fill={SERIES_COLORS.sent} maxBarSize={24} isAnimationActive={false} />
+              <Bar dataKey="failed" name="Fallidos" stackId="day" fill={SERIES_COLORS.failed} maxBarSize={24} isAnimationActive={false} />
+              <Line type="linear" dataKey="delivered" name="Entregados" stroke={SERIES_COLORS.delivered} dot={false} strokeWidth={2} isAnimationActive={false} />
+              <Line type="linear" dataKey="read" name="Leídos" stroke={SERIES_COLORS.read} dot={false} strokeWidth={2} isAnimationActive={false} />
+            </ComposedChart>
           </ResponsiveContainer>
         </ChartSection>
         <ChartSection
@@ -104,9 +105,9 @@ export default function DashboardActivityView({ activity }: { activity: Dashboar
               <XAxis dataKey="day" tickFormatter={day} minTickGap={16} tick={{ fontSize: 12 }} />
               <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)} %`} width={48} tick={{ fontSize: 12 }} />
               <Tooltip labelFormatter={(d) => day(String(d))} formatter={(v) => formatPercent(typeof v === 'number' ? v : null)} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Line type="monotone" dataKey="delivery_rate" name="Tasa de entrega" stroke={SERIES_COLORS.delivered} strokeWidth={2} connectNulls isAnimationActive={false} />
-              <Line type="monotone" dataKey="read_rate" name="Tasa de lectura" stroke={SERIES_COLORS.read} strokeWidth={2} connectNulls isAnimationActive={false} />
+              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
+              <Line type="linear" dataKey="delivery_rate" name="Tasa de entrega" stroke={SERIES_COLORS.delivered} strokeWidth={2} connectNulls isAnimationActive={false} />
+              <Line type="linear" dataKey="read_rate" name="Tasa de lectura" stroke={SERIES_COLORS.read} strokeWidth={2} connectNulls isAnimationActive={false} />
             </LineChart>
           </ResponsiveContainer>
         </ChartSection>
