@@ -141,6 +141,13 @@ try {
     await plan('dashboard sends', sql`select r.campaign_id, date_bin('15 minutes', r.sent_at, timestamptz '2000-01-01 00:00:00+00'), count(*),
       count(r.read_at) from campaign_recipients r
       where r.user_id = ${mine.userId} and r.sent_at >= now() - interval '30 days' group by 1, 2`);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const lines = await rowsOf<{ 'QUERY PLAN': string }>(tx, sql`explain (analyze, buffers) select r.campaign_id, date_bin('15 minutes', r.sent_at, timestamptz '2000-01-01 00:00:00+00'), count(*),
+        count(r.read_at) from campaign_recipients r
+        where r.user_id = ${mine.userId} and r.sent_at >= now() - interval '30 days' group by 1, 2`);
+      console.log(`\ndashboard sends, index forced\n${lines.map((l) => l['QUERY PLAN']).join('\n')}`);
+    });
     await plan('dashboard failures', sql`select r.campaign_id, date_bin('15 minutes', r.failed_at, timestamptz '2000-01-01 00:00:00+00'), count(*)
       from campaign_recipients r
       where r.user_id = ${mine.userId} and r.status = 'failed' and r.failed_at >= now() - interval '30 days' group by 1, 2`);
