@@ -5,8 +5,14 @@ import { STATS_MAX_POINTS, type CampaignStats, type DashboardActivity } from '@m
 import { rowsOf } from '../src/db/sql';
 import { chooseBucketMinutes } from '../src/services/campaigns/campaign-stats';
 import { DELETED_NUMBER } from '../src/services/dashboard/activity';
+import { startCampaignEngine, type CampaignEngine } from '../src/engine/campaigns/index';
+import { createCampaign } from '../src/services/campaigns/create-campaign';
+import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { createTestApp, type TestApp } from './helpers/app';
-import { insertKommoAccount, insertWhatsAppAccount } from './helpers/campaign-fixtures';
+import { insertKommoAccount, insertWhatsAppAccount, seedCampaignWorld } from './helpers/campaign-fixtures';
+import { APP_SECRET, waitFor } from './helpers/engine-bed';
+import { postWebhook } from './helpers/webhook';
+import * as meta from './fixtures/meta-webhooks';
 
 /**
  * Issue 14, charts: GET /api/campaigns/:id/stats (timeline buckets, funnel, failures by Meta
@@ -67,7 +73,7 @@ const activity = async (query = '', headers = owner.headers) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ WHATSAPP_APP_SECRET: APP_SECRET });
   owner = await t.signUp();
   other = await t.signUp();
   const kommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, owner.userId, 'estadisticas');
@@ -328,5 +334,64 @@ describe('GET /api/dashboard/activity', () => {
     const { body } = await activity('', other.headers);
     expect(body.numbers.map((n) => n.whatsapp_account_id)).toEqual([foreignNumber]);
     expect(body.numbers[0]!.days.reduce((s, d) => s + d.read, 0)).toBe(1);
+  });
+});
+
+describe('fed by status webhooks in Meta\'s shapes', () => {
+  const ROUTE = { wabaId: '2001', phoneNumberId: '1001' };
+  let engine: CampaignEngine;
+  beforeAll(() => {
+    engine = startCampaignEngine(t.ctx, { runSenders: false, runScheduler: false, inboxPollMs: 20 });
+  });
+  afterAll(() => engine?.stop());
+
+  async function post(payload: unknown) {
+    const res = await postWebhook(t.app, APP_SECRET, payload);
+    expect(res.statusCode).toBe(200);
+    await waitFor(() => rowsOf<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from webhook_events`), ([r]) => Number(r.n) === 0, 5_000, 'inbox drained');
+  }
+
+  it('counts the sent, read and failed statuses Meta reports, failures by code in Spanish', async () => {
+    const { userId, headers } = await t.signUp();
+    const world = await seedCampaignWorld(t.ctx.db, t.ctx.secrets, userId, { number: { ...ROUTE, token: 'tok' }, contacts: 4 });
+    const c = await createCampaign(t.ctx, userId, {
+      name: 'Webhooks', kommo_account_id: world.kommoAccountId, whatsapp_account_id: world.whatsappAccountId, template_id: world.templateId,
+    });
+    await startCampaign(t.ctx, userId, c.id);
+    // As the sender leaves them: claimed, sent to Meta, each with its wamid.
+    await t.ctx.db.execute(sql`update campaign_recipients set status = 'sending', attempts = 1, claimed_at = now(), claim_owner = 'x',
+        wamid = 'wamid.' || campaign_id || '.' || id where campaign_id = ${c.id}`);
+    const ids = (await rowsOf<{ id: number }>(t.ctx.db, sql`select id::int as id from campaign_recipients where campaign_id = ${c.id} order by id`)).map((r) => Number(r.id));
+    const wamid = (i: number) => `wamid.${c.id}.${ids[i]}`;
+    // 2026-03-02 10:00:05Z and 10:03:20Z, as Meta's unix-seconds timestamps.
+    const at = (iso: string) => String(Date.parse(iso) / 1000);
+    await post(meta.statusWebhook(ROUTE, { wamid: wamid(0), status: 'sent', timestamp: at('2026-03-02T10:00:05Z') }));
+    await post(meta.statusWebhook(ROUTE, { wamid: wamid(0), status: 'read', timestamp: at('2026-03-02T10:03:20Z') }));
+    await post(meta.statusWebhook(ROUTE, { wamid: wamid(1), status: 'sent', timestamp: at('2026-03-02T10:00:06Z') }));
+    await post(
+      meta.statusWebhook(ROUTE, {
+        wamid: wamid(2),
+        status: 'failed',
+        timestamp: at('2026-03-02T10:00:07Z'),
+        pricing: null,
+        errors: [{ code: 131026, title: 'Message undeliverable' }],
+      }),
+    );
+    await post(meta.statusWebhook(ROUTE, { wamid: wamid(3), status: 'failed', timestamp: at('2026-03-02T10:00:08Z'), pricing: null, errors: [meta.ERROR_131050] }));
+
+    const res = await t.app.inject({ method: 'GET', url: `/api/campaigns/${c.id}/stats`, headers });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as CampaignStats;
+    expect(body.funnel).toEqual({ attempted: 4, sent: 2, delivered: 1, read: 1, replied: 0 });
+    expect(body.timeline).toEqual([
+      { at: '2026-03-02T10:00:00.000Z', sent: 2, delivered: 0, read: 0 },
+      { at: '2026-03-02T10:01:00.000Z', sent: 0, delivered: 0, read: 0 },
+      { at: '2026-03-02T10:02:00.000Z', sent: 0, delivered: 0, read: 0 },
+      { at: '2026-03-02T10:03:00.000Z', sent: 0, delivered: 1, read: 1 },
+    ]);
+    expect(body.failures.map((f) => [f.code, f.description, f.count])).toEqual([
+      [131026, META_ERROR_DESCRIPTIONS[131026], 1],
+      [131050, 'La persona dejó de recibir mensajes de marketing de esta empresa', 1],
+    ]);
   });
 });
