@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     size: { type: 'string', default: '100000' },
     runs: { type: 'string', default: '20' },
     explain: { type: 'boolean', default: false },
+    'skip-pglite': { type: 'boolean', default: false },
   },
 });
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -156,4 +157,25 @@ try {
   await database.close();
   await admin.query(`drop database if exists ${name}`);
   await admin.end();
+}
+
+/** The embedded database runs on the event loop: the same campaign there, to know what a viewer costs the process. */
+if (!args['skip-pglite']) {
+  const lite = await openDatabase({});
+  try {
+    await migrate(lite);
+    const mine = await tenant(lite, 'stats@bench.test');
+    const big = await campaign(lite, mine.userId, mine.numbers[0]!, 1, SIZE);
+    await lite.db.execute(sql`analyze campaign_recipients`);
+    const statsTimes = await time(() => campaignStats(lite.db, mine.userId, big, { tz: 'America/Bogota' }));
+    const dashTimes = await time(() => dashboardActivity(lite.db, mine.userId, { tz: 'America/Bogota', days: 30 }));
+    console.log('\nPGlite (embedded), the same campaign alone');
+    console.table([
+      { scenario: `campaign stats, ${SIZE.toLocaleString('en')} recipients`, p50: ms(p(statsTimes, 0.5)), p95: ms(p(statsTimes, 0.95)) },
+      { scenario: `dashboard 30 days, ${SIZE.toLocaleString('en')} recipients`, p50: ms(p(dashTimes, 0.5)), p95: ms(p(dashTimes, 0.95)) },
+    ]);
+    console.log('ms; no target: reported because PGlite blocks the event loop while it runs');
+  } finally {
+    await lite.close();
+  }
 }

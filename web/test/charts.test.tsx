@@ -129,6 +129,8 @@ describe('dashboard activity', () => {
   it('draws every number together, then one number from the selector', async () => {
     renderAt('/', <DashboardPage />);
     const volumes = await region('Mensajes por día, últimos 30 días');
+    expect(screen.getByRole('heading', { level: 2, name: 'Actividad de los últimos 30 días' })).toBeTruthy();
+    expect(within(volumes).getByRole('heading', { level: 3 }).textContent).toBe('Mensajes por día, últimos 30 días');
     expect(within(volumes).getByText(/todos los números: 200 enviados, 180 entregados, 140 leídos y 3 fallidos/)).toBeTruthy();
     const rates = await region('Tasas de entrega y lectura por día');
     expect(within(rates).getByText(/Tasa de entrega \(entregados \/ enviados\): 90 %; tasa de lectura \(leídos \/ entregados\): 77,8 %/)).toBeTruthy();

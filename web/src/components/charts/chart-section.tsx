@@ -14,6 +14,7 @@ export function ChartSection({
   actions,
   testId,
   chartHeight,
+  headingLevel = 2,
 }: {
   title: string;
   /** One or two sentences with what the chart shows, read by everyone. */
@@ -26,14 +27,17 @@ export function ChartSection({
   testId?: string;
   /** The drawing's height in pixels when it depends on the data (default: 16rem, 18rem from `sm`). */
   chartHeight?: number;
+  /** 3 when the charts sit under a heading of their own. */
+  headingLevel?: 2 | 3;
 }) {
   const headingId = useId();
+  const Heading = headingLevel === 3 ? 'h3' : 'h2';
   return (
     <Card className="p-4 sm:p-6" aria-labelledby={headingId} role="region" data-testid={testId}>
       <div className="mb-2 flex flex-wrap items-start justify-between gap-3">
-        <h2 id={headingId} className="text-lg font-semibold text-gray-900">
+        <Heading id={headingId} className="text-lg font-semibold text-gray-900">
           {title}
-        </h2>
+        </Heading>
         {actions}
       </div>
       <div className="mb-4 text-sm text-gray-600">{summary}</div>

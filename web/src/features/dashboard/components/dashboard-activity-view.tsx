@@ -64,6 +64,7 @@ export default function DashboardActivityView({ activity }: { activity: Dashboar
           title={volumeTitle}
           summary={volumeSummary}
           testId="chart-volumes"
+          headingLevel={3}
           table={
             <ChartTable
               caption={`${volumeTitle}, ${which}`}
@@ -91,6 +92,7 @@ export default function DashboardActivityView({ activity }: { activity: Dashboar
           title={rateTitle}
           summary={rateSummary}
           testId="chart-rates"
+          headingLevel={3}
           table={
             <ChartTable
               caption={`${rateTitle}, ${which}`}
