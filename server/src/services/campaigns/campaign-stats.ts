@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { metaErrorDescription } from '@masivo/contract/meta-errors';
 import { STATS_BUCKET_MINUTES, STATS_MAX_POINTS, type CampaignStats, type CampaignStatsQuery } from '@masivo/contract/stats';
 import type { Db } from '../../db/client';
@@ -78,7 +78,7 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
     const width = sql`make_interval(mins => ${bucket}::int)`;
     // Buckets start on multiples of the width from a local midnight, so hours and days read
     // naturally in the operator's zone; every bucket between the first and the last is listed.
-    const bin = (ts: ReturnType<typeof sql>) => sql`date_bin(${width}, ${ts} at time zone ${zone}::text, timestamp '2000-01-01')`;
+    const bin = (ts: SQL) => sql`date_bin(${width}, ${ts} at time zone ${zone}::text, timestamp '2000-01-01')`;
     const points = await rowsOf<{ at: string; sent: number; delivered: number; read: number }>(
       db,
       sql`with minutes as (
