@@ -4,7 +4,8 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
-  resolve: { alias: { '@': `${import.meta.dirname}/src` } },
+  // The chart library takes react-is as a peer: this app's copy (React 19's), not an older one hoisted for the test tools.
+  resolve: { alias: { '@': `${import.meta.dirname}/src` }, dedupe: ['react-is'] },
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1000 },
 });

@@ -3,6 +3,7 @@ import authRoutes from './auth/index';
 import blacklistRoutes from './blacklist/index';
 import campaignRoutes from './campaigns/index';
 import contactRoutes from './contacts/index';
+import dashboardRoutes from './dashboard/index';
 import healthRoutes from './health/index';
 import kommoAccountRoutes from './kommo-accounts/index';
 import pricingRoutes from './pricing/index';
@@ -26,4 +27,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(settingsRoutes, { prefix: '/api/settings' });
   await app.register(webhookRoutes, { prefix: '/api/webhooks' });
   await app.register(pricingRoutes, { prefix: '/api/pricing' });
+  await app.register(dashboardRoutes, { prefix: '/api/dashboard' });
 }

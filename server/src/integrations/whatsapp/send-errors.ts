@@ -1,3 +1,5 @@
+import { META_ERROR_DESCRIPTIONS } from '@masivo/contract/meta-errors';
+
 /**
  * Graph error codes of a template send, by what the sender must do (DECISIONS.md §5 and
  * Meta's error table). Meta publishes no "retryable" flag; this is the one place that decides.
@@ -12,21 +14,24 @@ export type ErrorClass =
 /** Transient: the same request may succeed later. 131056 is the (business, user) pair limit. */
 export const RETRY_CODES = new Set([130429, 131056, 131000, 131016, 131057, 4, 80007, 1, 2]);
 
+/** Meta's meaning of a code (contract/meta-errors.ts, the one home of these texts), as a sentence. */
+const meaning = (code: number) => `${META_ERROR_DESCRIPTIONS[code]}.`;
+
 /** Codes that make every further send of the campaign fail: pause it and tell the operator why. */
 const SYSTEMIC: Record<number, { scope: 'account' | 'template'; reason: string }> = {
   0: { scope: 'account', reason: 'El token de acceso de WhatsApp no es válido o expiró. Actualízalo en la cuenta y reanuda la campaña.' },
   190: { scope: 'account', reason: 'El token de acceso de WhatsApp no es válido o expiró. Actualízalo en la cuenta y reanuda la campaña.' },
   3: { scope: 'account', reason: 'La aplicación de Meta no tiene permiso para enviar mensajes con esta cuenta.' },
   10: { scope: 'account', reason: 'Meta denegó el permiso para enviar mensajes con esta cuenta.' },
-  131005: { scope: 'account', reason: 'Meta denegó el acceso a esta cuenta de WhatsApp.' },
-  131031: { scope: 'account', reason: 'Meta bloqueó o restringió la cuenta de WhatsApp Business.' },
-  131042: { scope: 'account', reason: 'La cuenta de WhatsApp Business tiene un problema de pago o de elegibilidad.' },
+  131005: { scope: 'account', reason: meaning(131005) },
+  131031: { scope: 'account', reason: meaning(131031) },
+  131042: { scope: 'account', reason: meaning(131042) },
   131048: { scope: 'account', reason: 'Meta limitó los envíos por la calidad del número (posible spam). Revisa la calidad antes de reanudar.' },
-  133010: { scope: 'account', reason: 'El número de teléfono no está registrado en la API de WhatsApp.' },
-  368: { scope: 'account', reason: 'Meta bloqueó temporalmente la cuenta por infringir sus políticas.' },
-  132001: { scope: 'template', reason: 'La plantilla no existe en ese idioma o no está aprobada en Meta.' },
-  132015: { scope: 'template', reason: 'Meta pausó la plantilla por su baja calidad.' },
-  132016: { scope: 'template', reason: 'Meta deshabilitó la plantilla de forma permanente.' },
+  133010: { scope: 'account', reason: meaning(133010) },
+  368: { scope: 'account', reason: meaning(368) },
+  132001: { scope: 'template', reason: meaning(132001) },
+  132015: { scope: 'template', reason: meaning(132015) },
+  132016: { scope: 'template', reason: meaning(132016) },
 };
 
 /**

@@ -24,6 +24,7 @@ import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
 import { CampaignAfterSend } from './campaign-after-send';
+import { CampaignCharts } from './campaign-charts';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -124,6 +125,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </dl>
       </Card>
 
+      <CampaignCharts campaign={c} />
       <CampaignAfterSend campaign={c} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

@@ -15,6 +15,7 @@ import { dashboardStats, recentCampaigns } from './dashboard-stats';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+import { DashboardActivity } from './dashboard-activity';
 
 export function DashboardPage() {
   const campaigns = useCampaigns();
@@ -45,6 +46,7 @@ export function DashboardPage() {
           <RecentCampaignsTable campaigns={recentCampaigns(campaigns.data)} />
         )}
       </Card>
+      <DashboardActivity />
     </div>
   );
 }

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParamsSchema } from '@masivo/contract/common';
+import { campaignStatsQuerySchema, campaignStatsSchema } from '@masivo/contract/stats';
+import { campaignStats } from '../../services/campaigns/campaign-stats';
+
+const tags = ['campaigns'];
+
+/** Issue 14: a campaign's charts (timeline, funnel, failures by Meta code). */
+export default async function campaignStatsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { ctx } = app;
+
+  app.get(
+    '/:id/stats',
+    { schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
+    (request) => campaignStats(ctx.db, request.userId, request.params.id, request.query),
+  );
+}

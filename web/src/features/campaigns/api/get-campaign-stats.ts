@@ -1,0 +1,27 @@
+import type { Campaign } from '@masivo/contract/campaigns';
+import type { CampaignStats } from '@masivo/contract/stats';
+import { useQuery } from '@tanstack/react-query';
+import { browserTimeZone } from '@/components/charts/chart-format';
+import { api } from '@/lib/api-client';
+import { campaignsKeys } from '@/api/campaigns';
+import { campaignPollInterval } from './get-campaign';
+
+/**
+ * While the campaign is live its charts refresh every 15 s, not every 5 s like its counts: the
+ * stats read every recipient row (about 350 ms at 100,000 on the embedded database, which holds
+ * the event loop meanwhile), and a chart moves little in 5 s.
+ */
+export const STATS_POLL_MS = 15_000;
+
+/** Issue 14: a campaign's charts, bucketed in the browser's zone; live while the campaign is. */
+export const getCampaignStats = (id: number, tz: string) => api.get<CampaignStats>(`/campaigns/${id}/stats`, { tz });
+
+export function useCampaignStats(campaign: Pick<Campaign, 'id' | 'status' | 'completed_at'>) {
+  const tz = browserTimeZone();
+  return useQuery({
+    queryKey: [...campaignsKeys.detail(campaign.id), 'stats', tz],
+    queryFn: () => getCampaignStats(campaign.id, tz),
+    refetchInterval: () => (campaignPollInterval(campaign) ? STATS_POLL_MS : false),
+    retry: false,
+  });
+}
