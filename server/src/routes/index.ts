@@ -5,6 +5,7 @@ import campaignRoutes from './campaigns/index';
 import contactRoutes from './contacts/index';
 import healthRoutes from './health/index';
 import kommoAccountRoutes from './kommo-accounts/index';
+import kommoWritebackRoutes from './kommo-writeback/index';
 import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
@@ -26,4 +27,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(settingsRoutes, { prefix: '/api/settings' });
   await app.register(webhookRoutes, { prefix: '/api/webhooks' });
   await app.register(pricingRoutes, { prefix: '/api/pricing' });
+  await app.register(kommoWritebackRoutes, { prefix: '/api' });
 }
