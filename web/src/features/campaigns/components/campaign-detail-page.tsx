@@ -23,6 +23,7 @@ import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
+import { CampaignWriteback } from '@/features/kommo-writeback/campaign-writeback';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -122,6 +123,8 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
           )}
         </dl>
       </Card>
+
+      <CampaignWriteback campaign={c} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="p-6">
