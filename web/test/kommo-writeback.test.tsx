@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KommoAccount } from '@masivo/contract/kommo-accounts';
-import { CampaignWriteback } from '@/features/kommo-writeback/campaign-writeback';
-import { KommoWritebackSettings } from '@/features/kommo-writeback/kommo-writeback-settings';
-import { writebackPollInterval } from '@/features/kommo-writeback/api';
+import { CampaignWriteback } from '@/features/campaigns/components/campaign-writeback';
+import { KommoWritebackSettings } from '@/features/kommo-accounts/components/kommo-writeback-settings';
+import { writebackPollInterval } from '@/api/kommo-writeback';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
 const account = { id: 3, subdomain: 'miempresa' } as KommoAccount;

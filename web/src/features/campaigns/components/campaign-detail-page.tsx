@@ -23,7 +23,7 @@ import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
-import { CampaignWriteback } from '@/features/kommo-writeback/campaign-writeback';
+import { CampaignWriteback } from './campaign-writeback';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =

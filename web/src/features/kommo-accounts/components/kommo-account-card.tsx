@@ -13,7 +13,7 @@ import { useSyncStatus } from '../api/get-sync-status';
 import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
 import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
-import { KommoWritebackSettings } from '@/features/kommo-writeback/kommo-writeback-settings';
+import { KommoWritebackSettings } from './kommo-writeback-settings';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {

@@ -3,7 +3,7 @@ import { writebackProgressLabel } from '@masivo/contract/kommo-writeback';
 import { Card } from '@/components/ui/card';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatDateTime, formatNumber } from '@/lib/format';
-import { useCampaignWriteback } from './api';
+import { useCampaignWriteback } from '@/api/kommo-writeback';
 
 /**
  * The campaign's write-back to Kommo: "Kommo: 1.200 / 5.000 contactos actualizados", the

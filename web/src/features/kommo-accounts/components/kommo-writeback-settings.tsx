@@ -5,7 +5,7 @@ import toast from 'react-hot-toast';
 import { Button } from '@/components/ui/button';
 import { Input, Select } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';
-import { useKommoPipelines, useSaveWriteback, useWritebackSettings } from './api';
+import { useKommoPipelines, useSaveWriteback, useWritebackSettings } from '@/api/kommo-writeback';
 
 interface Draft {
   enabled: boolean;
