@@ -53,6 +53,8 @@ async function main() {
   const { openDatabase } = await import('../server/src/db/client');
   const { migrate } = await import('../server/src/db/migrate');
   const { startKommoWritebackRunner } = await import('../server/src/engine/kommo-writeback/writeback-runner');
+  const { createKommoClient } = await import('../server/src/integrations/kommo/client');
+  const { createKommoWriteApi } = await import('../server/src/integrations/kommo/write-api');
 
   const dataDir = mkdtempSync(join(tmpdir(), 'masivo-bench-wb-'));
   const dbName = `masivo_bench_wb_${process.pid}`;
@@ -102,7 +104,17 @@ async function main() {
     await control(sim.url, '/reset', {});
     await db.execute(sql`update campaigns set status = 'completed', completed_at = now() where id = ${campaignId}`);
     const started = performance.now();
-    runner = startKommoWritebackRunner(ctx, { pollMs: 200 });
+    // The worker's own client (the one the console builds for write-back), counting calls by kind.
+    const client = createKommoClient({ baseUrlTemplate: sim.baseUrlTemplate, rps: RPS });
+    const byCall: Record<string, number> = {};
+    const api = createKommoWriteApi({
+      call: (creds, path, o) => {
+        const key = `${o.method ?? 'GET'} ${path}`;
+        byCall[key] = (byCall[key] ?? 0) + 1;
+        return client.call(creds, path, o);
+      },
+    });
+    runner = startKommoWritebackRunner(ctx, { pollMs: 200, api });
     let firstRequestAt = 0;
     let lastDone = -1;
     for (;;) {
@@ -142,6 +154,7 @@ async function main() {
             'results/s': Math.round(SIZE / writing),
           },
         ]);
+        console.log('calls made:', Object.entries(byCall).map(([k, n]) => `${k} × ${n}`).join(', '));
         console.log(`contacts written: ${p.done.toLocaleString('en')} / ${p.total.toLocaleString('en')}, failed ${p.failed}; notes in Kommo ${simNotes.toLocaleString('en')} (one per contact: ${simNotes === p.total && check.distinct_notes === check.notes ? 'yes' : 'NO'}) (database: ${url ? 'PostgreSQL' : 'PGlite, in process'})`);
         const ok = rate >= 0.95 * RPS && stats.count429 === 0 && p.done === SIZE && simNotes === SIZE;
         console.log(`targets: ≥ ${(0.95 * RPS).toFixed(2)} requests/s (95 % of ${RPS}), zero 429s, every contact written once → ${ok ? 'all met' : 'NOT all met'}`);

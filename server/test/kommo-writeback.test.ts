@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startKommoSim, type KommoSim } from '@masivo/simulators/kommo';
-import { writebackProgressLabel } from '@masivo/contract/kommo-writeback';
+import { writebackNoteText, writebackProgressLabel } from '@masivo/contract/kommo-writeback';
 import { rowsOf } from '../src/db/sql';
 import { createKommoClient } from '../src/integrations/kommo/client';
 import { createKommoWriteApi } from '../src/integrations/kommo/write-api';
@@ -35,8 +35,18 @@ afterAll(async () => {
   await sim.close();
 });
 
+/** Kommo calls the runners made, by "METHOD path". */
+const calls: Record<string, number> = {};
+
 function startRunner(o: WritebackRunnerOptions & { rps?: number } = {}) {
-  const api = createKommoWriteApi(createKommoClient({ baseUrlTemplate: sim.baseUrlTemplate, rps: o.rps ?? RPS, timeoutMs: 2000, retries: 2, backoffMs: 20 }));
+  const client = createKommoClient({ baseUrlTemplate: sim.baseUrlTemplate, rps: o.rps ?? RPS, timeoutMs: 2000, retries: 2, backoffMs: 20 });
+  const api = createKommoWriteApi({
+    call: (creds, path, opts) => {
+      const key = `${opts.method ?? 'GET'} ${path}`;
+      calls[key] = (calls[key] ?? 0) + 1;
+      return client.call(creds, path, opts);
+    },
+  });
   const runner = startKommoWritebackRunner(t.ctx, { api, pollMs: 40, retryBaseMs: 100, lateEveryMs: 100, ...o });
   runners.push(runner);
   return runner;
@@ -142,6 +152,8 @@ describe('write-back of a finished campaign', () => {
       const notes = sim.notes('wbuno', i);
       expect(notes.map((n) => n.text), `contact ${i}`).toEqual([`Campaña Promo Marzo: ${expectedOutcome(i)}`]);
       expect(notes[0].noteType).toBe('common');
+      const outcome = (['failed', 'delivered', 'read', 'sent', 'replied'] as const)[i % 5];
+      expect(notes[0].text).toBe(writebackNoteText('Promo Marzo', outcome, 'Número inválido'));
       const tags = sim.tagsOf('wbuno', i);
       expect(tags.includes('Respondió WhatsApp'), `reply tag on ${i}`).toBe(i % 5 === 4);
       expect(tags.includes('Baja WhatsApp'), `opt-out tag on ${i}`).toBe(i === 8);
@@ -152,6 +164,9 @@ describe('write-back of a finished campaign', () => {
         else expect(lead.statusId).not.toBe(stage.statusId);
       }
     }
+    // Nothing went wrong, so nothing was read back: 40 notes in batches of 15 are 3 requests.
+    expect(calls['POST /api/v4/contacts/notes']).toBe(3);
+    expect(calls['GET /api/v4/contacts/notes']).toBeUndefined();
     // Contacts keep the tags they had: tags are added, never replaced.
     const sample = sim.tagsOf('wbuno', 4);
     expect(sample.length).toBeGreaterThanOrEqual(1);

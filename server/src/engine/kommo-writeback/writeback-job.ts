@@ -66,10 +66,13 @@ export async function runWritebackJob(deps: JobDeps, campaignId: number, account
   const { db } = deps;
   const size = Math.min(deps.batchSize ?? KOMMO_BATCH_LIMIT, KOMMO_BATCH_LIMIT);
 
+  // bigint columns come back as strings from node-postgres and as numbers from PGlite: numbers here.
   const batch = async (stage: Stage) =>
-    rowsOf<WritebackItem>(db, sql`
-      select id, kommo_contact_id, note_text, tags, move_lead, stage, attempts, note_sent_at
-      from kommo_writeback_items where campaign_id = ${campaignId} and stage = ${stage} order by id limit ${size}`);
+    (
+      await rowsOf<WritebackItem>(db, sql`
+        select id, kommo_contact_id, note_text, tags, move_lead, stage, attempts, note_sent_at
+        from kommo_writeback_items where campaign_id = ${campaignId} and stage = ${stage} order by id limit ${size}`)
+    ).map((r) => ({ ...r, id: Number(r.id), kommo_contact_id: Number(r.kommo_contact_id), attempts: Number(r.attempts) }));
 
   /** Which batch next: unsure notes first, then full batches of tags or leads, then notes, then what is left. */
   async function next(): Promise<[Stage, WritebackItem[]] | null> {
