@@ -229,8 +229,8 @@ describe('durable and resumable', () => {
     let answered = 0;
     const crashing = startRunner({
       batchSize: 10,
-      afterNotesAnswered: () => {
-        if (++answered === 2) throw new Error('process killed');
+      afterAnswered: (_id, stage) => {
+        if (stage === 'note' && ++answered === 2) throw new Error('process killed');
       },
     });
     await waitFor(async () => answered, (n) => n >= 2);
@@ -245,6 +245,39 @@ describe('durable and resumable', () => {
     for (let i = 1; i <= 60; i++) expect(sim.notes('wbcrash', i), `contact ${i}`).toHaveLength(1);
     const [{ linked }] = await rowsOf<{ linked: number }>(t.ctx.db, sql`select count(distinct note_id)::int linked from kommo_writeback_items where campaign_id = ${campaignId}`);
     expect(linked).toBe(60);
+  });
+
+  it('tags and lead moves are at-least-once: a crash after Kommo’s answer sends the batch once more, with no visible effect', async () => {
+    const accountId = await account('wbtwice', 40);
+    const stage = await enable(accountId);
+    const campaignId = await completedCampaign(accountId, 'Dos veces', 40);
+    const crashed = new Set<string>();
+    const before = { ...calls };
+    const runner = startRunner({
+      afterAnswered: (_id, s) => {
+        if (s !== 'note' && !crashed.has(s)) {
+          crashed.add(s);
+          throw new Error('process killed');
+        }
+      },
+    });
+    await waitFor(() => progress(campaignId), (p) => p.state === 'done');
+    await stopRunner(runner);
+    expect([...crashed].sort()).toEqual(['lead', 'tags']);
+    // The bound: tags go once more per crashed batch (one batch here); a lead move is read again
+    // and, its lead being in the stage already, not sent again. Kommo holds each tag once and
+    // each lead in the stage, as after a single write.
+    const sent = (k: string) => (calls[k] ?? 0) - (before[k] ?? 0);
+    expect(sent('PATCH /api/v4/contacts'), 'tag batches').toBe(2);
+    expect(sent('GET /api/v4/leads'), 'lead reads').toBe(2);
+    expect(sent('PATCH /api/v4/leads'), 'lead moves').toBe(1);
+    expect(sent('POST /api/v4/contacts/notes')).toBe(1);
+    for (let i = 4; i <= 40; i += 5) {
+      expect(sim.tagsOf('wbtwice', i).filter((t) => t === 'Respondió WhatsApp'), `contact ${i}`).toHaveLength(1);
+      const open = sim.leadsOf('wbtwice', i).filter((l) => l.id % 10 === 1);
+      for (const lead of open) expect(lead).toMatchObject({ pipelineId: stage.pipelineId, statusId: stage.statusId });
+    }
+    for (let i = 1; i <= 40; i++) expect(sim.notes('wbtwice', i)).toHaveLength(1);
   });
 
   it('a lost answer (the notes were written, Kommo answered 500) is read back, not written again', async () => {

@@ -42,8 +42,8 @@ export interface JobDeps {
   api: KommoWriteApi;
   /** Renews the lease; false when another process owns the write-back now. */
   keepLease(): Promise<boolean>;
-  /** Tests: runs after Kommo answered a notes request, before the answer is committed (a throw = a crash there). */
-  afterNotesAnswered?: (campaignId: number) => Promise<void> | void;
+  /** Tests: runs after Kommo answered a write (notes, tags, lead moves), before the answer is committed (a throw = a crash there). */
+  afterAnswered?: (campaignId: number, stage: 'note' | 'tags' | 'lead') => Promise<void> | void;
   batchSize?: number;
 }
 
@@ -142,7 +142,7 @@ export async function runWritebackJob(deps: JobDeps, campaignId: number, account
       if (err instanceof KommoError && !err.unsure && !err.refused) await setStage(ids, 'note');
       throw err;
     }
-    await deps.afterNotesAnswered?.(campaignId);
+    await deps.afterAnswered?.(campaignId, 'note');
     const known = new Set(ids);
     const done = created.filter((c) => known.has(Number(c.requestId))).map((c) => ({ id: Number(c.requestId), note_id: c.id }));
     await db.execute(sql`
@@ -210,6 +210,7 @@ export async function runWritebackJob(deps: JobDeps, campaignId: number, account
       );
       return; // the others are sent again in the next batch
     }
+    await deps.afterAnswered?.(campaignId, 'tags');
     await setStage(items.map((i) => i.id), afterTags);
   }
 
@@ -242,6 +243,7 @@ export async function runWritebackJob(deps: JobDeps, campaignId: number, account
       await failEach(items.filter((i) => why(i) !== undefined).map((i) => ({ id: i.id, reason: `Kommo rechazó el cambio de etapa: ${why(i)}` })));
       return;
     }
+    await deps.afterAnswered?.(campaignId, 'lead');
     await setStage(items.map((i) => i.id), 'done');
   }
 }

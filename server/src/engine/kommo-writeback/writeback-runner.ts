@@ -22,7 +22,7 @@ export interface WritebackRunnerOptions {
   /** Write-backs at once in this process (each of a different Kommo account). */
   maxConcurrent?: number;
   batchSize?: number;
-  afterNotesAnswered?: (campaignId: number) => Promise<void> | void;
+  afterAnswered?: (campaignId: number, stage: 'note' | 'tags' | 'lead') => Promise<void> | void;
 }
 
 interface Claimed {
@@ -117,7 +117,7 @@ export function startKommoWritebackRunner(ctx: AppContext, opts: WritebackRunner
         throw new KommoError('unauthorized', 'El token guardado de la cuenta Kommo ya no se puede leer: vuelve a ingresarlo en la cuenta.');
       }
       await runWritebackJob(
-        { db: ctx.db, api, keepLease: () => keepLease(campaignId), afterNotesAnswered: opts.afterNotesAnswered, batchSize: opts.batchSize },
+        { db: ctx.db, api, keepLease: () => keepLease(campaignId), afterAnswered: opts.afterAnswered, batchSize: opts.batchSize },
         campaignId,
         {
           id: c.kommo_account_id,
