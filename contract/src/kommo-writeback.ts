@@ -63,8 +63,11 @@ export const kommoPipelineSchema = z.object({
 });
 export type KommoPipelineInfo = z.infer<typeof kommoPipelineSchema>;
 
-/** off: the campaign is not written back; waiting: it will be once it completes. */
-export const WRITEBACK_STATES = ['off', 'waiting', 'running', 'retrying', 'done'] as const;
+/**
+ * off: the campaign is not written back; waiting: it will be once it completes; paused: write-back
+ * was switched off on the account with contacts still to write (they are written when it is on again).
+ */
+export const WRITEBACK_STATES = ['off', 'waiting', 'running', 'retrying', 'paused', 'done'] as const;
 
 export const campaignWritebackSchema = z.object({
   state: z.enum(WRITEBACK_STATES),

@@ -208,6 +208,25 @@ describe('opt-in', () => {
     expect(n).toBe(0);
   });
 
+  it('switched off with contacts still to write: paused, then resumed when switched on again', async () => {
+    const accountId = await account('wbpausa', 30);
+    await enable(accountId);
+    const campaignId = await completedCampaign(accountId, 'Pausa', 30);
+    const settings = (await api('GET', `/api/kommo/accounts/${accountId}/writeback`)).json();
+    // Queued while on (the sweep of a runner that is stopped before it writes anything).
+    const { enqueueCompleted } = await import('../src/engine/kommo-writeback/enqueue');
+    await enqueueCompleted(t.ctx.db);
+    await api('PUT', `/api/kommo/accounts/${accountId}/writeback`, { ...settings, enabled: false, enabled_at: undefined });
+    const runner = startRunner();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(sim.notes('wbpausa')).toEqual([]);
+    expect(await progress(campaignId)).toMatchObject({ state: 'paused', total: 30, done: 0 });
+    await api('PUT', `/api/kommo/accounts/${accountId}/writeback`, { ...settings, enabled: true, enabled_at: undefined });
+    await waitFor(() => progress(campaignId), (p) => p.state === 'done');
+    await stopRunner(runner);
+    expect(sim.notes('wbpausa')).toHaveLength(30);
+  });
+
   it('does not write back campaigns completed before write-back was switched on', async () => {
     const accountId = await account('wbantes', 10);
     const campaignId = await completedCampaign(accountId, 'Vieja', 10);

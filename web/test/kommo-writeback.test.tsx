@@ -101,6 +101,13 @@ describe('the progress line on the campaign screen', () => {
     expect(alert.textContent).toMatch(/La campaña no se ve afectada/);
   });
 
+  it('says when write-back was switched off with contacts still to write', async () => {
+    stubApi({ 'GET /api/campaigns/9/kommo-writeback': () => ({ body: progress({ state: 'paused' }) }) });
+    renderAt('/campaigns/9', <CampaignWriteback campaign={campaign({ id: 9, status: 'completed' })} />);
+    expect(await screen.findByText(/La escritura en Kommo está desactivada en la cuenta/)).toBeTruthy();
+    expect(screen.getByText('Kommo: 1.200 / 5.000 contactos actualizados')).toBeTruthy();
+  });
+
   it('shows nothing when the account does not write back', async () => {
     const api = stubApi({ 'GET /api/campaigns/9/kommo-writeback': () => ({ body: progress({ state: 'off', total: 0, done: 0 }) }) });
     renderAt('/campaigns/9', <CampaignWriteback campaign={campaign({ id: 9, status: 'completed' })} />);

@@ -132,8 +132,12 @@ export function createWritebackService(ctx: AppContext) {
         where campaign_id = ${campaignId} and user_id = ${userId} and stage = 'failed'
         group by error order by count(*) desc, error limit 5`);
       const pending = Number(counts.pending) > 0;
+      const [k] = await db
+        .select({ enabled: kommoAccounts.writebackEnabled })
+        .from(kommoAccounts)
+        .where(and(eq(kommoAccounts.id, wb.kommoAccountId), eq(kommoAccounts.userId, userId)));
       return {
-        state: !pending ? 'done' : wb.lastError ? 'retrying' : 'running',
+        state: !pending ? 'done' : !k?.enabled ? 'paused' : wb.lastError ? 'retrying' : 'running',
         total: Number(counts.total),
         done: Number(counts.done),
         failed: Number(counts.failed),

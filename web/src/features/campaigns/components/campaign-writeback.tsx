@@ -39,6 +39,11 @@ export function CampaignWriteback({ campaign }: { campaign: Campaign }) {
               {w.late_pending > 0 ? `, ${formatNumber(w.late_pending)} pendientes` : ''}.
             </p>
           )}
+          {w.state === 'paused' && (
+            <p role="status" className="rounded-md border border-gray-300 bg-gray-50 px-3 py-2 text-sm text-gray-700">
+              La escritura en Kommo está desactivada en la cuenta: los contactos pendientes se escriben al volver a activarla.
+            </p>
+          )}
           {w.last_error && (
             <p role="alert" className="rounded-md border border-yellow-300 bg-yellow-50 px-3 py-2 text-sm text-yellow-800">
               <span className="font-medium">Kommo falló:</span> {w.last_error}
