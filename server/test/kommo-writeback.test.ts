@@ -371,7 +371,7 @@ describe('Kommo failures', () => {
 });
 
 describe('rate shared with a sync of the same account', () => {
-  it('a write-back during a full sync never passes 7 requests per second (0 × 429), and both progress', async () => {
+  it('a write-back during a full sync never passes 7 requests per second (0 × 429), and the two take turns', async () => {
     const slowSim = await startKommoSim({ rps: 7, accounts: [{ subdomain: 'wbrate', token: 'kommo-token', contacts: 2500, seed: 5 }] });
     const other = await createTestApp({ KOMMO_BASE_URL: slowSim.baseUrlTemplate, KOMMO_RPS: '7' });
     try {
@@ -388,17 +388,26 @@ describe('rate shared with a sync of the same account', () => {
       await other.ctx.db.execute(sql`update kommo_accounts set sync_status = 'syncing' where id = ${accountId}`);
       const client = createKommoClient({ baseUrlTemplate: slowSim.baseUrlTemplate, rps: 7, timeoutMs: 3000, retries: 2, backoffMs: 20 });
       const sync = startKommoSyncRunner(other.ctx, { client, pollMs: 50 });
+      const wbClient = createKommoClient({ baseUrlTemplate: slowSim.baseUrlTemplate, rps: 7, timeoutMs: 3000, retries: 2, backoffMs: 20 });
       const wb = startKommoWritebackRunner(other.ctx, {
-        api: createKommoWriteApi(createKommoClient({ baseUrlTemplate: slowSim.baseUrlTemplate, rps: 7, timeoutMs: 3000, retries: 2, backoffMs: 20 })),
+        api: createKommoWriteApi(wbClient),
         pollMs: 50,
         batchSize: 25,
       });
       let syncProgressWhileWriting = false;
+      const overlap: { first?: { sync: number; wb: number }; last?: { sync: number; wb: number } } = {};
       const deadline = Date.now() + 30_000;
       for (;;) {
         const [s] = await rowsOf<{ sync_status: string; sync_progress_contacts: number }>(other.ctx.db, sql`select sync_status, sync_progress_contacts from kommo_accounts where id = ${accountId}`);
         const [w] = await rowsOf<{ pending: number; done: number }>(other.ctx.db, sql`select count(*) filter (where stage not in ('done','failed'))::int pending, count(*) filter (where stage = 'done')::int done from kommo_writeback_items where campaign_id = ${campaignId}`);
-        if (s.sync_status === 'syncing' && s.sync_progress_contacts > 0 && w && w.done > 0 && w.pending > 0) syncProgressWhileWriting = true;
+        const both = s.sync_status === 'syncing' && s.sync_progress_contacts > 0 && w && w.done > 0 && w.pending > 0;
+        if (both) {
+          syncProgressWhileWriting = true;
+          // Requests each made while both were running: the first and the last moment seen.
+          const now = { sync: client.stats().requests, wb: wbClient.stats().requests };
+          overlap.first ??= now;
+          overlap.last = now;
+        }
         if (s.sync_status !== 'syncing' && w && w.pending === 0 && w.done > 0) break;
         if (Date.now() > deadline) throw new Error(`not finished: ${JSON.stringify({ s, w })}`);
         await new Promise((r) => setTimeout(r, 100));
@@ -410,6 +419,11 @@ describe('rate shared with a sync of the same account', () => {
       expect(stats.count403).toBe(0);
       expect(stats.perSecondMax).toBeLessThanOrEqual(7);
       expect(syncProgressWhileWriting).toBe(true);
+      // Turns: while both ran, neither took the account's requests for itself.
+      const syncShare = overlap.last!.sync - overlap.first!.sync;
+      const wbShare = overlap.last!.wb - overlap.first!.wb;
+      expect(syncShare + wbShare).toBeGreaterThanOrEqual(8);
+      expect(Math.min(syncShare, wbShare) / (syncShare + wbShare)).toBeGreaterThanOrEqual(0.25);
       expect(slowSim.notes('wbrate')).toHaveLength(300);
     } finally {
       await other.close();
