@@ -19,11 +19,11 @@ import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
+import { CampaignWriteback } from './campaign-writeback';
 import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
-import { CampaignWriteback } from './campaign-writeback';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -124,8 +124,6 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </dl>
       </Card>
 
-      <CampaignWriteback campaign={c} />
-
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="p-6">
           <h2 className="mb-4 text-lg font-semibold text-gray-900">Detalles</h2>
@@ -150,6 +148,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </Card>
       </div>
 
+      <CampaignWriteback campaign={c} />
       <CampaignRecipients campaign={c} />
     </div>
   );
