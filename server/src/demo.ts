@@ -91,6 +91,30 @@ async function call<T = any>(method: string, path: string, body?: unknown, token
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/**
+ * Write-back to Kommo on for the demo account (issue 14): notes, the opt-out and reply tags, and a
+ * reply moves the contact's open lead to "Respondió campaña". Left as the operator set it once on.
+ */
+async function enableWriteback(accountId: number, token: string) {
+  try {
+    const current = await call('GET', `/kommo/accounts/${accountId}/writeback`, undefined, token);
+    if (current.enabled) return;
+    const pipelines = await call<Array<{ id: number; is_main: boolean; statuses: Array<{ id: number; name: string }> }>>('GET', `/kommo/accounts/${accountId}/pipelines`, undefined, token);
+    const main = pipelines.find((p) => p.is_main);
+    const stage = main?.statuses.find((s) => s.name === 'Respondió campaña');
+    await call('PUT', `/kommo/accounts/${accountId}/writeback`, {
+      enabled: true,
+      notes: true,
+      opt_out_tag: 'Baja WhatsApp',
+      reply_tag: 'Respondió WhatsApp',
+      pipeline_id: stage ? main!.id : null,
+      status_id: stage ? stage.id : null,
+    }, token);
+  } catch (err) {
+    console.warn('No se pudo activar la escritura en Kommo de la demo:', (err as Error).message);
+  }
+}
+
 /** Idempotent: a second `npm run demo` on the same data directory finds everything in place. */
 async function seed() {
   let token: string;
@@ -105,6 +129,7 @@ async function seed() {
     kommoAccount = await call('POST', '/kommo/accounts', { subdomain: KOMMO.subdomain, access_token: KOMMO.token, phone_field_id: kommo.fields(KOMMO.subdomain).phoneFieldId }, token);
   }
   await call('POST', '/kommo/sync-contacts', { account_id: kommoAccount.id }, token).catch(() => undefined);
+  await enableWriteback(kommoAccount.id, token);
 
   const waAccounts = await call<any[]>('GET', '/whatsapp-accounts', undefined, token);
   let waAccount = waAccounts.find((a) => a.phone_number_id === WHATSAPP.phoneNumberId);

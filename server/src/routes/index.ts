@@ -6,6 +6,7 @@ import contactRoutes from './contacts/index';
 import dashboardRoutes from './dashboard/index';
 import healthRoutes from './health/index';
 import kommoAccountRoutes from './kommo-accounts/index';
+import kommoWritebackRoutes from './kommo-writeback/index';
 import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
@@ -28,4 +29,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(webhookRoutes, { prefix: '/api/webhooks' });
   await app.register(pricingRoutes, { prefix: '/api/pricing' });
   await app.register(dashboardRoutes, { prefix: '/api/dashboard' });
+  await app.register(kommoWritebackRoutes, { prefix: '/api' });
 }

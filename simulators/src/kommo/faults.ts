@@ -1,7 +1,11 @@
 // Faults a test injects into the Kommo simulator; each fires for the next `count` matching requests.
 
-/** emptyOk: a `200 {}` (no `_embedded`), as a faulty proxy in front of Kommo may answer. */
-export type KommoFaultKind = '5xx' | 'timeout' | 'failPageOnce' | 'unauthorized' | 'emptyOk';
+/**
+ * emptyOk: a `200 {}` (no `_embedded`), as a faulty proxy in front of Kommo may answer.
+ * lostAnswer: a write (adding notes) is done, then answered 500, as when a proxy drops the answer.
+ * rateLimited: a 429 as Kommo answers it, whatever the request rate.
+ */
+export type KommoFaultKind = '5xx' | 'timeout' | 'failPageOnce' | 'unauthorized' | 'emptyOk' | 'lostAnswer' | 'rateLimited';
 
 export interface KommoFault {
   kind: KommoFaultKind;
@@ -17,7 +21,7 @@ export interface KommoFault {
   status?: number;
 }
 
-const KINDS: readonly KommoFaultKind[] = ['5xx', 'timeout', 'failPageOnce', 'unauthorized', 'emptyOk'];
+const KINDS: readonly KommoFaultKind[] = ['5xx', 'timeout', 'failPageOnce', 'unauthorized', 'emptyOk', 'lostAnswer', 'rateLimited'];
 
 export function assertFault(f: unknown): asserts f is KommoFault {
   const kind = (f as { kind?: unknown } | null)?.kind;
@@ -32,6 +36,8 @@ export interface RequestInfo {
   subdomain: string;
   /** Set for GET /api/v4/contacts (the list). */
   contactsPage?: number;
+  /** Set by a write handler once its work is done (lostAnswer faults fire only there). */
+  write?: boolean;
 }
 
 export class FaultQueue {
@@ -46,6 +52,7 @@ export class FaultQueue {
   take(req: RequestInfo): KommoFault | null {
     const i = this.faults.findIndex((f) => {
       if (f.subdomain !== undefined && f.subdomain !== req.subdomain) return false;
+      if ((f.kind === 'lostAnswer') !== (req.write === true)) return false;
       if (f.kind !== 'failPageOnce' && f.kind !== 'emptyOk') return true;
       return req.contactsPage !== undefined && (f.page === undefined || f.page === req.contactsPage);
     });

@@ -3,12 +3,13 @@ import type { FastifyReply } from 'fastify';
 import { createApp, Hangs, listen } from '../shared/server';
 import type { ContactPatch } from './account';
 import { registerKommoControl } from './control';
+import { crmOf, type Lead, type Note, type Pipeline } from './crm';
 import type { KommoFault } from './faults';
 import { problem } from './replies';
 import { registerKommoRoutes } from './routes';
 import { KommoState, type AccountInput, type KommoConfig, type KommoStats } from './state';
 
-export type { ContactPatch, KommoFault, AccountInput, KommoConfig, KommoStats };
+export type { ContactPatch, KommoFault, AccountInput, KommoConfig, KommoStats, Lead, Note, Pipeline };
 
 export interface KommoSimOptions {
   port?: number;
@@ -36,6 +37,13 @@ export interface KommoSim {
   fields(subdomain: string): { phoneFieldId: number; emailFieldId: number; custom: Array<{ id: number; name: string; type: string }> };
   reset(): void;
   close(): Promise<void>;
+  /** Write-back inspection: notes of the account (of one contact when given). */
+  notes(subdomain: string, contactId?: number): Note[];
+  /** A contact's current tags. */
+  tagsOf(subdomain: string, contactId: number): string[];
+  /** A contact's leads as they are now. */
+  leadsOf(subdomain: string, contactId: number): Lead[];
+  pipelines(subdomain: string): Pipeline[];
 }
 
 export async function startKommoSim(opts: KommoSimOptions = {}): Promise<KommoSim> {
@@ -79,6 +87,16 @@ export async function startKommoSim(opts: KommoSimOptions = {}): Promise<KommoSi
     stats: () => state.stats(),
     fields: (s) => state.fields(s),
     reset: () => state.reset(),
+    notes: (s, contactId) => {
+      const crm = crmOf(state.account(s));
+      return contactId === undefined ? [...crm.notes] : [...crm.notesOf(contactId)];
+    },
+    tagsOf: (s, id) => state.account(s).resolve(id).tags,
+    leadsOf: (s, id) => {
+      const crm = crmOf(state.account(s));
+      return crm.leadIdsOf(id).map((l) => crm.lead(l)!);
+    },
+    pipelines: (s) => crmOf(state.account(s)).pipelines,
     close: async () => {
       hangs.releaseAll();
       await app.close();

@@ -8,6 +8,7 @@ import { fieldJson } from './fields';
 import { pageLinks, parsePaging } from './paging';
 import { hal, noContent, problem, serverError, unauthorized } from './replies';
 import type { KommoState } from './state';
+import { registerKommoCrmRoutes, wantsLeads, withLeads } from './crm-routes';
 
 type Req = FastifyRequest<{ Params: { subdomain: string; id?: string }; Querystring: Record<string, unknown> }>;
 
@@ -80,6 +81,8 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
           return serverError(reply, fault.status ?? 500);
         case 'emptyOk':
           return reply.code(200).header('content-type', 'application/hal+json').send('{}');
+        case 'rateLimited':
+          return problem(reply, 429, 'You have sent too many requests in a given amount of time. Try again later.', { retry_after: state.config.retryAfterSeconds });
       }
     }
     const account = state.accounts.get(subdomain);
@@ -122,6 +125,7 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
     if (ids.length === 0) return noContent(reply);
     const self = `${origin(req)}/${account.subdomain}`;
     const contacts = ids.map((id) => contactJson(account, account.resolve(id), self));
+    if (wantsLeads(req.query)) for (const c of contacts) Object.assign(c._embedded, { leads: withLeads(account, c.id, self) });
     return hal(reply, {
       _page: paging.page,
       _links: pageLinks(`${self}/api/v4/contacts`, rawQuery(req), paging, ids.length),
@@ -132,7 +136,10 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
   app.get('/:subdomain/api/v4/contacts/:id', withAccount((req, reply, account) => {
     const id = Number.parseInt(req.params.id ?? '', 10);
     if (!account.exists(id)) return noContent(reply);
-    return hal(reply, contactJson(account, account.resolve(id), `${origin(req)}/${account.subdomain}`));
+    const self = `${origin(req)}/${account.subdomain}`;
+    const contact = contactJson(account, account.resolve(id), self);
+    if (wantsLeads(req.query)) Object.assign(contact._embedded, { leads: withLeads(account, id, self) });
+    return hal(reply, contact);
   }));
 
   app.get('/:subdomain/api/v4/contacts/custom_fields', withAccount((req, reply, account) => {
@@ -149,6 +156,8 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
       _embedded: { custom_fields: page.map((f) => fieldJson(f, account.id, self)) },
     });
   }));
+
+  registerKommoCrmRoutes(app, state, withAccount);
 
   app.get('/:subdomain/api/v4/contacts/tags', withAccount((req, reply, account) => {
     const paging = parsePaging(req.query);

@@ -1,4 +1,4 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './users';
 
@@ -25,6 +25,14 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   syncFullAt: timestamp('sync_full_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0025: write-back of campaign results to Kommo (opt-in), see engine/kommo-writeback. */
+  writebackEnabled: boolean('writeback_enabled').notNull().default(false),
+  writebackEnabledAt: timestamp('writeback_enabled_at', { withTimezone: true }),
+  writebackNotes: boolean('writeback_notes').notNull().default(true),
+  writebackOptOutTag: text('writeback_opt_out_tag'),
+  writebackReplyTag: text('writeback_reply_tag'),
+  writebackPipelineId: bigint('writeback_pipeline_id', { mode: 'number' }),
+  writebackStatusId: bigint('writeback_status_id', { mode: 'number' }),
 });
 
 export const kommoCustomFields = pgTable(

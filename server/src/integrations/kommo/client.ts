@@ -47,6 +47,26 @@ export interface KommoClient {
   stats(): { requests: number; count429: number };
 }
 
+/** How one request is sent: the method, an optional JSON body, and whether it may be repeated. */
+export interface KommoCallOptions {
+  method?: 'GET' | 'POST' | 'PATCH';
+  query?: URLSearchParams;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Tells a real 200 answer from a garbled one. */
+  valid: (body: unknown) => boolean;
+  /**
+   * False for a call that is not idempotent (adding notes): a 5xx, a timeout or a garbled answer
+   * may mean Kommo did the work, so it is not repeated; it fails with `unsure` set instead.
+   */
+  repeatable?: boolean;
+}
+
+/** The raw request behind every call, with the account's rate limiter and retries (write-back uses it). */
+export interface KommoTransport {
+  call<T>(creds: KommoCredentials, path: string, opts: KommoCallOptions): Promise<T | null>;
+}
+
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
 
 /** The only way a subdomain becomes part of a URL: anything else never leaves the process. */
@@ -57,7 +77,7 @@ export function kommoBaseUrl(template: string, subdomain: string): string {
   return template.replace('{subdomain}', subdomain).replace(/\/+$/, '');
 }
 
-export function createKommoClient(opts: KommoClientOptions): KommoClient {
+export function createKommoClient(opts: KommoClientOptions): KommoClient & KommoTransport {
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const retries = opts.retries ?? 5;
   const backoffMs = opts.backoffMs ?? 500;
@@ -71,13 +91,22 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
    * GET with retries. `valid` tells a real answer from a garbled one: a 200 that is empty or
    * lacks what the endpoint always sends is retried like a 5xx, never taken as "no data".
    */
-  async function get<T>(
+  function get<T>(
     creds: KommoCredentials,
     path: string,
     query: URLSearchParams,
     signal: AbortSignal | undefined,
     valid: (body: unknown) => boolean,
   ): Promise<T | null> {
+    return call<T>(creds, path, { query, signal, valid });
+  }
+
+  async function call<T>(creds: KommoCredentials, path: string, callOpts: KommoCallOptions): Promise<T | null> {
+    const { signal, valid } = callOpts;
+    const query = callOpts.query ?? new URLSearchParams();
+    const method = callOpts.method ?? 'GET';
+    const repeatable = callOpts.repeatable ?? true;
+    const payload = callOpts.body === undefined ? undefined : JSON.stringify(callOpts.body);
     const base = kommoBaseUrl(opts.baseUrlTemplate, creds.subdomain);
     const url = `${base}${path}${query.size ? `?${query}` : ''}`;
     const limiter = limiterFor(`${opts.baseUrlTemplate}|${creds.subdomain}`, opts.rps);
@@ -92,8 +121,13 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
       let garbled = false;
       try {
         const res = await request(url, {
-          method: 'GET',
-          headers: { authorization: `Bearer ${creds.accessToken}`, accept: 'application/hal+json, application/json' },
+          method,
+          headers: {
+            authorization: `Bearer ${creds.accessToken}`,
+            accept: 'application/hal+json, application/json',
+            ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: payload,
           dispatcher: agent,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
@@ -105,6 +139,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
       } catch (err) {
         answered();
         if (signal?.aborted) throw signal.reason ?? err;
+        if (!repeatable) throw unsure('No se pudo confirmar la respuesta de Kommo (sin respuesta).');
         if (++failures > retries) {
           throw new KommoError('unavailable', 'No se pudo conectar con Kommo (sin respuesta). Intenta de nuevo más tarde.');
         }
@@ -136,6 +171,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
         continue;
       }
       if (status >= 500) {
+        if (!repeatable) throw unsure(garbled ? 'Kommo devolvió una respuesta incompleta o inválida.' : `Kommo no responde (HTTP ${status}).`, status);
         if (++failures > retries) {
           if (garbled) {
             throw new KommoError('unavailable', 'Kommo devolvió una respuesta incompleta o inválida. Intenta de nuevo más tarde.', 502);
@@ -144,6 +180,10 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
         }
         await sleep(backoff(backoffMs, failures), signal);
         continue;
+      }
+      if (status === 400) {
+        const rejected = validationErrors(text);
+        if (rejected) throw rejected;
       }
       const { kind, message } = messageForStatus(status, creds.subdomain);
       throw new KommoError(kind, message, status);
@@ -193,7 +233,35 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient {
     },
 
     stats: () => ({ ...counters }),
+    call,
   };
+}
+
+/** A non-repeatable call whose outcome is unknown: Kommo may or may not have done the work. */
+function unsure(message: string, status?: number): KommoError {
+  const err = new KommoError('unavailable', `${message} Intenta de nuevo más tarde.`, status);
+  err.unsure = true;
+  return err;
+}
+
+/**
+ * Kommo answers a batch with an invalid entry with 400 and `validation-errors`, one entry per
+ * refused item (named by its `request_id`, or its index in the batch); nothing of the batch is done.
+ */
+function validationErrors(text: string): KommoError | null {
+  try {
+    const body = JSON.parse(text) as { 'validation-errors'?: Array<{ request_id?: unknown; errors?: Array<{ detail?: unknown; path?: unknown }> }> };
+    const list = body['validation-errors'];
+    if (!Array.isArray(list) || list.length === 0) return null;
+    const err = new KommoError('rejected', 'Kommo rechazó parte del lote (HTTP 400).', 400);
+    err.refused = list.map((v) => ({
+      requestId: String(v.request_id ?? ''),
+      detail: String(v.errors?.[0]?.detail ?? v.errors?.[0]?.path ?? 'dato inválido'),
+    }));
+    return err;
+  } catch {
+    return null;
+  }
 }
 
 const isObject = (b: unknown): b is Record<string, unknown> => typeof b === 'object' && b !== null && !Array.isArray(b);

@@ -39,6 +39,11 @@ export class KommoError extends AppError {
     super(ANSWER_STATUS[kind], message);
     this.name = 'KommoError';
   }
+
+  /** A call that must not be repeated failed without a clear answer: Kommo may have done the work. */
+  unsure = false;
+  /** A batch Kommo refused (400 with validation-errors): which entries, by request_id, and why. */
+  refused: Array<{ requestId: string; detail: string }> | null = null;
 }
 
 export const KOMMO_TIMEOUT = 'Kommo tardó demasiado en responder. Intenta de nuevo en unos minutos.';

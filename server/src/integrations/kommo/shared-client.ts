@@ -1,18 +1,26 @@
 import type { Config } from '../../config';
 import { createKommoClient, type KommoClient } from './client';
+import { createKommoWriteApi, type KommoWriteApi } from './write-api';
 
 export interface KommoClients {
   /** The sync runner's: retries patiently. */
   sync: KommoClient;
   /** An operator waiting on a form ('Obtener Campos') gets an answer within seconds instead. */
   interactive: KommoClient;
+  /** The write-back worker's (notes, tags, leads): patient like the sync, through the same limiter. */
+  writeback: KommoWriteApi;
+  /** Forms that read pipelines: quick like `interactive`. */
+  interactiveWrite: KommoWriteApi;
 }
 
-/** The process's Kommo clients for a configuration (KOMMO_BASE_URL, KOMMO_RPS); both share the per-account rate limiter. */
+/** The process's Kommo clients for a configuration (KOMMO_BASE_URL, KOMMO_RPS); all share the per-account rate limiter. */
 export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMMO_RPS'>): KommoClients {
   const base = { baseUrlTemplate: config.KOMMO_BASE_URL, rps: config.KOMMO_RPS };
+  const interactive = createKommoClient({ ...base, retries: 2, backoffMs: 300, timeoutMs: 15_000, maxRetryAfterMs: 5_000, max429s: 3 });
   return {
     sync: createKommoClient(base),
-    interactive: createKommoClient({ ...base, retries: 2, backoffMs: 300, timeoutMs: 15_000, maxRetryAfterMs: 5_000, max429s: 3 }),
+    interactive,
+    writeback: createKommoWriteApi(createKommoClient(base)),
+    interactiveWrite: createKommoWriteApi(interactive),
   };
 }

@@ -19,6 +19,7 @@ import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
+import { CampaignWriteback } from './campaign-writeback';
 import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
@@ -152,6 +153,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </Card>
       </div>
 
+      <CampaignWriteback campaign={c} />
       <CampaignRecipients campaign={c} />
     </div>
   );

@@ -13,6 +13,7 @@ import { useSyncStatus } from '../api/get-sync-status';
 import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
 import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
+import { KommoWritebackSettings } from './kommo-writeback-settings';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {
@@ -110,6 +111,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
       </div>
 
       <KommoTimeZoneSettings account={account} />
+      <KommoWritebackSettings account={account} />
 
       {s.sync_status === 'error' && s.sync_error_message && (
         <p role="alert" className="rounded-md bg-red-50 p-2 text-sm text-red-700">
