@@ -5,3 +5,4 @@ export * from './campaigns';
 export * from './meta';
 export * from './pricing';
 export * from './settings';
+export * from './follow-ups';

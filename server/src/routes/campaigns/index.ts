@@ -19,6 +19,7 @@ import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed
 import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
 import preflightRoutes from './preflight';
+import campaignResultsRoutes from './results';
 
 const tags = ['campaigns'];
 
@@ -27,6 +28,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
   await app.register(preflightRoutes);
+  await app.register(campaignResultsRoutes);
 
   app.get('/', { schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
     listCampaigns(ctx.db, request.userId),

@@ -24,9 +24,9 @@ export async function freezeAudience(
   db: Db,
   campaign: { id: number; userId: number; kommoAccountId: number; filters: ContactFilter },
 ): Promise<FreezeResult> {
-  const [template] = await rowsOf<{ category: string | null }>(
+  const [template] = await rowsOf<{ category: string | null; audience_kind: string }>(
     db,
-    sql`select t.category from campaigns c join templates t on t.id = c.template_id where c.id = ${campaign.id}`,
+    sql`select t.category, c.audience_kind from campaigns c join templates t on t.id = c.template_id where c.id = ${campaign.id}`,
   );
   const marketing = (template?.category ?? '').toUpperCase() === 'MARKETING';
   const cap = marketing ? await frequencyCapOf(db, campaign.userId) : null;
@@ -37,6 +37,8 @@ export async function freezeAudience(
     marketing,
     cap,
     templateUnfit: false,
+    // A follow-up freezes exactly its frozen contact list (0024), through the same classifier.
+    contactListOf: template?.audience_kind === 'contact_list' ? campaign.id : null,
   });
   const message = sql.join(
     Object.entries(REASON_MESSAGE).map(([reason, text]) => sql`when ${reason}::text then ${text}::text`),
