@@ -23,6 +23,8 @@ import { TemplateRiskNotice } from './template-section';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
+import { CampaignAudienceNote } from './campaign-audience-note';
+import { FollowUpButton } from './follow-up-dialog';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -85,6 +87,8 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
           de marketing nueva antes de entregarla; estos mensajes no han fallado y se entregarán o fallarán cuando Meta termine.
         </p>
       )}
+
+      <CampaignAudienceNote campaign={c} />
 
       {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} />}
 
@@ -198,6 +202,7 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
           Reintentar desconocidos
         </Button>
       )}
+      {c.started_at && <FollowUpButton campaign={c} />}
       {CAN_DELETE.includes(status) && (
         <Button variant="danger" disabled={busy} onClick={onDelete}>
           <Trash2 className="h-4 w-4" />
