@@ -41,10 +41,21 @@ function routes(extra: Record<string, unknown> = {}) {
     'POST /api/campaigns/1/follow-up': () => ({ status: 201, body: followUp }),
     'GET /api/campaigns/7': () => ({ body: followUp }),
     'GET /api/campaigns/7/messages': () => ({ body: { messages: [], total: 0, page: 1, limit: 50 } }),
-    'GET /api/campaigns/7/preflight': () => ({ status: 500, body: { error: 'sin cálculo en esta prueba' } }),
+    'GET /api/campaigns/7/preflight': () => ({ body: PREFLIGHT }),
     ...extra,
   } as ApiStub['routes'];
 }
+
+const PREFLIGHT = {
+  matched: 1,
+  attempted: 1,
+  excluded: [],
+  template_problem: null,
+  budget: { daily_limit: null, used: 0, left: null, waves: 1 },
+  eta: { rate_per_second: 80, finish_at: '2025-01-03T10:00:00.000Z', sending_seconds: 1, waiting_seconds: 0 },
+  cost: { currency: 'USD', total: 0.0618, priced: 1, unpriced: 0, by_country: [] },
+  frequency_cap: null,
+};
 
 const countText = () => screen.getByTestId('follow-up-count').textContent;
 
@@ -101,6 +112,8 @@ describe('Nueva campaña para…', () => {
     const note = await screen.findByTestId('campaign-audience');
     expect(note.textContent).toMatch(/Audiencia: lista fija de 1 contacto de la campaña «Promo» \(Tocaron «Sí»\)/);
     expect(note.textContent).toMatch(/no se reemplaza por filtros/);
+    // Its pre-flight counts the list, not a filter.
+    await waitFor(() => expect(screen.getByTestId('preflight-panel').textContent).toMatch(/de 1 contactos de la lista fija/));
     expect(within(note).getByRole('link', { name: '«Promo»' }).getAttribute('href')).toBe('/campaigns/1');
   });
 

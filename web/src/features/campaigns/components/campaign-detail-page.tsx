@@ -90,7 +90,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
 
       <CampaignAudienceNote campaign={c} />
 
-      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} />}
+      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} />}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard

@@ -27,7 +27,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-6 py-4">
         <h2 className="text-lg font-semibold text-gray-900">Destinatarios</h2>
-        <ExportResultsButton campaignId={campaign.id} filter={{ status: status || undefined }} disabled={total === 0} />
+        <ExportResultsButton campaignId={campaign.id} filter={{ status: status || undefined }} disabled={total === 0} className="ml-auto" />
         <label className="flex items-center gap-2 text-sm text-gray-600">
           Estado
           <select

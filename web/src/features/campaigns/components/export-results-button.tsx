@@ -5,7 +5,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useExportResults, type ResultsFilter } from '../api/export-results';
 
 /** "Exportar resultados": the recipients the table shows with its current filter, as CSV. */
-export function ExportResultsButton({ campaignId, filter, disabled }: { campaignId: number; filter: ResultsFilter; disabled?: boolean }) {
+export function ExportResultsButton({ campaignId, filter, disabled, className }: { campaignId: number; filter: ResultsFilter; disabled?: boolean; className?: string }) {
   const exporter = useExportResults();
   const onExport = () =>
     exporter.mutate(
@@ -16,7 +16,7 @@ export function ExportResultsButton({ campaignId, filter, disabled }: { campaign
       },
     );
   return (
-    <Button variant="secondary" size="sm" onClick={onExport} disabled={disabled || exporter.isPending}>
+    <Button variant="secondary" size="sm" className={className} onClick={onExport} disabled={disabled || exporter.isPending}>
       <Download className="h-4 w-4" aria-hidden="true" />
       {exporter.isPending ? 'Exportando…' : 'Exportar resultados'}
     </Button>
