@@ -7,6 +7,7 @@ import {
   type CreateFollowUpInput,
   type FollowUpCount,
   type FollowUpCountQuery,
+  type RecipientGroup,
   type RecipientGroupQuery,
 } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
@@ -26,7 +27,7 @@ export const SOURCE_INCOMPLETE = 'La campaña de origen ya no tiene cuenta Kommo
 export const EMPTY_GROUP = 'Ningún destinatario de la campaña está en este grupo: no se creó ninguna campaña';
 
 /** The group as stored on the follow-up and used in SQL: `unread` always carries its hours. */
-function normalizedGroup(q: { group: RecipientGroupQuery['group'] & string; hours?: number; button?: string }): RecipientGroupQuery & { group: string } {
+function normalizedGroup(q: { group: RecipientGroup; hours?: number; button?: string }): RecipientGroupQuery & { group: RecipientGroup } {
   if (q.group === 'unread') return { group: q.group, hours: q.hours ?? FOLLOW_UP_DEFAULT_HOURS };
   if (q.group === 'tapped') return { group: q.group, button: q.button };
   return { group: q.group };
@@ -52,7 +53,7 @@ export async function countFollowUp(db: Db, userId: number, sourceId: number, qu
   const source = await loadCampaignRow(db, userId, sourceId);
   assertSent(source);
   const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from (${groupContactsSql(source, userId, q, now)}) g`);
-  return { group: q.group as FollowUpCount['group'], label: groupLabel(q), count: Number(row?.n ?? 0) };
+  return { group: q.group, label: groupLabel(q), count: Number(row?.n ?? 0) };
 }
 
 /**
