@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedText } from './common';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
@@ -199,6 +200,20 @@ export const campaignSchema = z.object({
   completed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Issue 14: 'filter' (the Kommo filter) or a follow-up's frozen 'contact_list'. */
+  audience_kind: z.enum(['filter', 'contact_list']).optional(),
+  /** A follow-up ("Nueva campaña para…"): the campaign and group its frozen contact list came from. */
+  follow_up_of: z
+    .object({
+      campaign_id: z.number().nullable(),
+      campaign_name: z.string(),
+      group: z.string(),
+      group_label: z.string(),
+      hours: z.number().nullable(),
+      button: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
@@ -292,3 +307,86 @@ export const retryUnknownSchema = z.strictObject({
   confirm: z.literal(true, { message: 'Confirma que entiendes que algunos destinatarios podrían recibir el mensaje dos veces' }),
 });
 export type RetryUnknownInput = z.infer<typeof retryUnknownSchema>;
+
+/** Spanish names of a recipient's delivery states (recipients table, results export). */
+export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
+  pending: 'Pendiente',
+  sending: 'Enviando',
+  sent: 'Enviado',
+  delivered: 'Entregado',
+  read: 'Leído',
+  failed: 'Fallido',
+  skipped: 'Omitido',
+  unknown: 'Desconocido',
+  deferred: DEFERRED_LABEL,
+};
+
+/**
+ * Issue 14, results export: `GET /api/campaigns/{id}/results.csv`, the recipients the table
+ * shows for the same filter (status and/or group).
+ */
+export const campaignResultsQuerySchema = recipientGroupQuerySchema.extend({
+  status: z.enum(RECIPIENT_STATUSES, { error: 'Estado de destinatario inválido' }).optional(),
+});
+export type CampaignResultsQuery = z.infer<typeof campaignResultsQuerySchema>;
+
+/** The follow-up groups in the order "Nueva campaña para…" offers them. */
+export const FOLLOW_UP_GROUPS = ['unread', 'read_not_replied', 'not_replied', 'failed_retryable', 'tapped', 'replied'] as const;
+export const FOLLOW_UP_DEFAULT_HOURS = 24;
+
+const followUpHours = z.coerce
+  .number({ error: 'Las horas deben ser un número entero entre 1 y 720' })
+  .int('Las horas deben ser un número entero entre 1 y 720')
+  .min(1, 'Las horas deben ser un número entero entre 1 y 720')
+  .max(720, 'Las horas deben ser un número entero entre 1 y 720');
+const followUpButton = z
+  .string({ error: 'Indica el texto del botón' })
+  .trim()
+  .min(1, 'Indica el texto del botón')
+  .max(60, 'El texto del botón no puede superar 60 caracteres')
+  .refine(isWellFormedText, 'El texto del botón tiene caracteres inválidos');
+
+const followUpGroupShape = {
+  group: z.enum(RECIPIENT_GROUPS, { error: 'Elige a quiénes va dirigida la nueva campaña' }),
+  /** For `unread`: hours since the send (default 24). */
+  hours: followUpHours.optional(),
+  /** For `tapped`: the button's text as shown to the person. */
+  button: followUpButton.optional(),
+};
+
+const tappedNeedsButton = (v: { group: RecipientGroup; button?: string }) => v.group !== 'tapped' || Boolean(v.button);
+const NEEDS_BUTTON = { message: 'Indica el texto del botón', path: ['button'] };
+
+/** `GET /api/campaigns/{id}/follow-up/count`: how many contacts a follow-up for this group would take. */
+export const followUpCountQuerySchema = z.object(followUpGroupShape).refine(tappedNeedsButton, NEEDS_BUTTON);
+export type FollowUpCountQuery = z.input<typeof followUpCountQuerySchema>;
+
+export const followUpCountSchema = z.object({
+  group: z.enum(RECIPIENT_GROUPS),
+  label: z.string(),
+  count: z.number(),
+});
+export type FollowUpCount = z.infer<typeof followUpCountSchema>;
+
+/**
+ * `POST /api/campaigns/{id}/follow-up`: a draft campaign over exactly the contacts of the group
+ * (a frozen contact list). Name: default "{campaña} · {grupo}"; template: default the source's.
+ */
+export const createFollowUpSchema = z
+  .strictObject({
+    ...followUpGroupShape,
+    name: z
+      .string({ error: 'El nombre debe ser un texto' })
+      .trim()
+      .max(200, 'El nombre no puede superar 200 caracteres')
+      .refine(isWellFormedText, 'El nombre tiene caracteres inválidos')
+      .optional(),
+    template_id: z.coerce
+      .number({ error: 'Plantilla inválida' })
+      .int('Plantilla inválida')
+      .positive('Plantilla inválida')
+      .max(MAX_ID, 'Plantilla inválida')
+      .optional(),
+  })
+  .refine(tappedNeedsButton, NEEDS_BUTTON);
+export type CreateFollowUpInput = z.input<typeof createFollowUpSchema>;

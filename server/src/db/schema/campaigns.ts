@@ -49,6 +49,12 @@ export const campaigns = pgTable('campaigns', {
   audienceFrozenAt: timestamp('audience_frozen_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0024: 'filter' (the Kommo filter) or 'contact_list' (a follow-up's frozen list, campaign_audience_contacts). */
+  audienceKind: text('audience_kind').$type<'filter' | 'contact_list'>().notNull().default('filter'),
+  /** 0024: a follow-up's source campaign (its name kept for when it is deleted) and group. */
+  sourceCampaignId: integer('source_campaign_id'),
+  sourceCampaignName: text('source_campaign_name'),
+  sourceGroup: jsonb('source_group').$type<{ group: string; hours?: number; button?: string }>(),
 });
 
 export const campaignRecipients = pgTable('campaign_recipients', {

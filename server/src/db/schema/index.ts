@@ -6,3 +6,4 @@ export * from './meta';
 export * from './pricing';
 export * from './settings';
 export * from './kommo-writeback';
+export * from './follow-ups';

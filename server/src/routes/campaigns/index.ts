@@ -20,6 +20,7 @@ import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
 import preflightRoutes from './preflight';
 import campaignStatsRoutes from './stats';
+import campaignResultsRoutes from './results';
 
 const tags = ['campaigns'];
 
@@ -29,6 +30,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   const { ctx } = app;
   await app.register(preflightRoutes);
   await app.register(campaignStatsRoutes);
+  await app.register(campaignResultsRoutes);
 
   app.get('/', { schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
     listCampaigns(ctx.db, request.userId),

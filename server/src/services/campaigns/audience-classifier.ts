@@ -72,6 +72,12 @@ export interface AudienceRules {
   cap: { maxMessages: number; days: number } | null;
   /** The template cannot be sent (not approved, unmapped…): every otherwise sendable row is excluded. */
   templateUnfit: boolean;
+  /**
+   * A follow-up's campaign (0024, `audience_kind = 'contact_list'`): its frozen contact list
+   * (campaign_audience_contacts) is the matched set instead of `filters`; every rule after the
+   * match is the same.
+   */
+  contactListOf?: number | null;
 }
 
 /**
@@ -95,13 +101,22 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
 }
 
 /**
- * audience: the matched contacts (phone_key and bsuid are stored columns, 0020, so no string
+ * audience: the matched contacts, by filter or a follow-up's frozen list (phone_key and bsuid are stored columns, 0020, so no string
  * function runs per row); people: one row per phone key (the null key groups the contacts
  * without a valid phone) with its contacts and its first (lowest id, the one attempted);
  * verdicts: each person's reason, or null when attempted.
  */
 function verdictCtes(r: AudienceRules): SQL {
-  const where = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters });
+  // The matched set: the filter's contacts, or a follow-up's frozen list with the phone (and
+  // its key and BSUID) each contact was reached at by the source campaign.
+  const matched =
+    r.contactListOf != null
+      ? sql`select l.contact_id, l.phone, l.phone_key, l.bsuid
+      from campaign_audience_contacts l
+      where l.campaign_id = ${r.contactListOf}::int and l.user_id = ${r.userId}::int`
+      : sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
+      from contacts c
+      where ${contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters })}`;
   // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
   // is the key's digits 2-4; a BSUID key starts with letters.
   const usRule = r.marketing
@@ -117,9 +132,7 @@ function verdictCtes(r: AudienceRules): SQL {
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
   return sql`audience as (
-      select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
-      from contacts c
-      where ${where}
+      ${matched}
     ),
     people as (
       select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
@@ -169,7 +182,8 @@ const noExclusions = (): Record<ExclusionReason, number> => ({
  * narrow tables instead of the contacts heap:
  * - a filter with conditions: its contact_facets rows (they carry the phone key, 0026), grouped
  *   by key;
- * - every contact: contact_people_prefixes, and index probes into contact_people.
+ * - every contact: contact_people_prefixes, and index probes into contact_people;
+ * - a follow-up's frozen list (campaign_audience_contacts): its rows, grouped by key.
  * The freeze always classifies the contacts (`classified`); tests hold both to the same figures
  * after every kind of write.
  */
@@ -186,6 +200,14 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
       await tx.execute(sql`set local work_mem = '64MB'`);
       // Bounded like every query a user can trigger (DB_STATEMENT_TIMEOUT_MS): a pre-flight the
       // database stops answers with a Spanish 503 instead of holding a connection.
+      // A follow-up's frozen list: its rows carry the phone key each contact was reached at.
+      if (rules.contactListOf != null) {
+        return countMatched(
+          tx,
+          rules,
+          sql`select l.phone_key from campaign_audience_contacts l where l.campaign_id = ${rules.contactListOf}::int and l.user_id = ${rules.userId}::int`,
+        );
+      }
       if (!search && groups.length === 0) return countWholeAccount(tx, rules);
       const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, groups, search);
       if (!match) return { matched: 0, attempted: 0, excluded: noExclusions(), prefixes: [] };

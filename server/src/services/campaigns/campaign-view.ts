@@ -1,6 +1,7 @@
 import { contactFilterSchema } from '@masivo/contract/contact-filter';
 import { CAMPAIGN_STATUSES, type Campaign } from '@masivo/contract/campaigns';
 import type { campaigns } from '../../db/schema/index';
+import { followUpOf } from './follow-up-view';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -46,5 +47,7 @@ export function toCampaign(row: CampaignRow): Campaign {
     completed_at: iso(row.completedAt),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    audience_kind: row.audienceKind === 'contact_list' ? 'contact_list' : 'filter',
+    follow_up_of: followUpOf(row),
   };
 }

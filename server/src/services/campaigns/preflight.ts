@@ -33,6 +33,8 @@ export interface PreflightInput {
   startAt: Date | null;
   /** The campaign's sending hours (null or absent: any time): the ETA waits for each zone's window. */
   hours?: SendingHours | null;
+  /** A follow-up's campaign id: its frozen contact list is the matched set (0024), not `filters`. */
+  contactListOf?: number | null;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
     marketing,
     cap: marketing ? cap : null,
     templateUnfit: templateProblem !== null,
+    contactListOf: input.contactListOf ?? null,
   });
   const byCountry = new Map<string | null, number>();
   const [kommo] = await db
@@ -135,6 +138,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number): 
       filters: row.filters,
       startAt,
       hours: row.sendingHours ?? null,
+      contactListOf: row.audienceKind === 'contact_list' ? row.id : null,
     });
   }
   const rows = await rowsOf<{

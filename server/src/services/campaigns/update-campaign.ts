@@ -14,6 +14,10 @@ import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import { refuse, saveEdit } from './campaign-transitions';
 import { updateHoursWhileSending, zonesForNewHours } from './campaign-sending-hours';
 
+/** A follow-up's frozen contact list is its audience: filters never replace it silently. */
+export const FIXED_LIST_AUDIENCE =
+  'La audiencia de esta campaña es una lista fija de contactos de otra campaña: no se puede reemplazar por filtros ni cambiar de cuenta Kommo';
+
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
  * (Kommo account and filters) is fixed once the first start froze it; the WhatsApp account
@@ -39,6 +43,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   if ((kommoChanged || filtersChanged) && row.audienceFrozenAt) {
     throw conflict('La audiencia ya se congeló al iniciar la campaña: no se pueden cambiar la cuenta Kommo ni los filtros');
   }
+  if ((kommoChanged || filtersChanged) && row.audienceKind === 'contact_list') throw conflict(FIXED_LIST_AUDIENCE);
   const kommoAccountId = data.kommo_account_id ?? row.kommoAccountId;
   if (kommoChanged) await assertOwnKommoAccount(db, userId, data.kommo_account_id!);
   if (kommoChanged || filtersChanged) {

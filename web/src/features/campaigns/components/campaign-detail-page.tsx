@@ -26,6 +26,8 @@ import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { CampaignHoursCard } from './campaign-hours-card';
 import { CampaignAfterSend } from './campaign-after-send';
 import { CampaignCharts } from './campaign-charts';
+import { CampaignAudienceNote } from './campaign-audience-note';
+import { FollowUpButton } from './follow-up-dialog';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -89,7 +91,9 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </p>
       )}
 
-      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} />}
+      <CampaignAudienceNote campaign={c} />
+
+      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} />}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
@@ -205,6 +209,7 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
           Reintentar desconocidos
         </Button>
       )}
+      {c.started_at && <FollowUpButton campaign={c} />}
       {CAN_DELETE.includes(status) && (
         <Button variant="danger" disabled={busy} onClick={onDelete}>
           <Trash2 className="h-4 w-4" />

@@ -1,8 +1,16 @@
 import { useCampaignPreflight } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
 
-/** The pre-flight of a saved campaign, before its first start (issue 13). */
-export function CampaignPreflight({ id }: { id: number }) {
+/** The pre-flight of a saved campaign, before its first start (issue 13); `fixedList`: a follow-up's contact list. */
+export function CampaignPreflight({ id, fixedList = false }: { id: number; fixedList?: boolean }) {
   const preflight = useCampaignPreflight(id, true);
-  return <PreflightPanel data={preflight.data} isLoading={preflight.isLoading} isFetching={preflight.isFetching} error={preflight.error} />;
+  return (
+    <PreflightPanel
+      data={preflight.data}
+      isLoading={preflight.isLoading}
+      isFetching={preflight.isFetching}
+      error={preflight.error}
+      matchedLabel={fixedList ? 'contactos de la lista fija' : undefined}
+    />
+  );
 }

@@ -19,6 +19,7 @@ import { RECIPIENT_STATUS_LABELS, recipientBadge } from './recipient-status';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+import { ExportResultsButton } from './export-results-button';
 
 const PAGE_SIZE = 50;
 
@@ -36,6 +37,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
     <Card className="overflow-hidden">
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-gray-200 px-6 py-4">
         <h2 className="text-lg font-semibold text-gray-900">Destinatarios</h2>
+        <ExportResultsButton campaignId={campaign.id} filter={{ status: status || undefined, group, button }} disabled={total === 0} className="ml-auto" />
         <div className="flex flex-wrap items-center gap-3 max-sm:w-full">
           <label className="flex items-center gap-2 text-sm text-gray-600 max-sm:w-full">
             Estado

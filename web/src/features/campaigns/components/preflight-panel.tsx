@@ -29,12 +29,15 @@ export function PreflightPanel({
   isFetching,
   error,
   placeholder,
+  matchedLabel = 'contactos que coinciden con los filtros',
 }: {
   data: Preflight | undefined;
   isLoading: boolean;
   isFetching?: boolean;
   error?: Error | null;
   placeholder?: string;
+  /** What `matched` counts: the filter's contacts, or a follow-up's fixed list. */
+  matchedLabel?: string;
 }) {
   return (
     <section aria-labelledby="preflight-title" className="min-w-0 rounded-lg border border-gray-200 bg-white p-4" data-testid="preflight-panel">
@@ -49,14 +52,14 @@ export function PreflightPanel({
         ) : !data ? (
           <p className="text-sm text-gray-600">{isLoading ? 'Calculando...' : placeholder ?? 'Completa la cuenta Kommo, la cuenta de WhatsApp y la plantilla.'}</p>
         ) : (
-          <PreflightFigures p={data} />
+          <PreflightFigures p={data} matchedLabel={matchedLabel} />
         )}
       </div>
     </section>
   );
 }
 
-function PreflightFigures({ p }: { p: Preflight }) {
+function PreflightFigures({ p, matchedLabel }: { p: Preflight; matchedLabel: string }) {
   const excluded = p.excluded.filter((e) => e.count > 0);
   const unpriced = p.cost.unpriced;
   return (
@@ -66,7 +69,7 @@ function PreflightFigures({ p }: { p: Preflight }) {
           {formatNumber(p.attempted)}
         </span>{' '}
         {p.attempted === 1 ? 'destinatario se intentará' : 'destinatarios se intentarán'}
-        <span className="block text-xs text-gray-600">de {formatNumber(p.matched)} contactos que coinciden con los filtros</span>
+        <span className="block text-xs text-gray-600">de {formatNumber(p.matched)} {matchedLabel}</span>
       </p>
       {excluded.length > 0 && (
         <div>

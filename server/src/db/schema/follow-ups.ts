@@ -1,0 +1,21 @@
+import { bigint, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { campaigns } from './campaigns';
+import { users } from './users';
+
+/** 0024: a follow-up campaign's frozen audience, one row per contact with the phone it was reached at. */
+export const campaignAudienceContacts = pgTable(
+  'campaign_audience_contacts',
+  {
+    campaignId: integer('campaign_id')
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactId: bigint('contact_id', { mode: 'number' }).notNull(),
+    phone: text('phone'),
+    phoneKey: text('phone_key'),
+    bsuid: text('bsuid'),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.contactId] })],
+);
