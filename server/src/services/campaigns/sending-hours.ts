@@ -1,4 +1,5 @@
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type HolidaysClass from 'date-holidays';
 import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 
 /**
@@ -74,12 +75,22 @@ const ymd = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '
 
 const holidayCache = new Map<string, Set<string>>();
 
+/**
+ * The holidays library, loaded on first use: its data for every country is about 17 MB of the
+ * process's memory, which only campaigns that skip holidays need.
+ */
+let holidaysLibrary: typeof HolidaysClass | null = null;
+function Holidays(country: string): HolidaysClass {
+  holidaysLibrary ??= createRequire(import.meta.url)('date-holidays') as typeof HolidaysClass;
+  return new holidaysLibrary(country);
+}
+
 /** The public holidays of an ISO country in a year, as YYYY-MM-DD (empty for an unknown country). */
 export function publicHolidays(country: string, year: number): Map<string, string> {
   const out = new Map<string, string>();
   try {
     if (!/^[A-Za-z]{2}$/.test(country)) return out;
-    const hd = new Holidays(country.toUpperCase());
+    const hd = Holidays(country.toUpperCase());
     for (const h of hd.getHolidays(year) ?? []) {
       if (h.type === 'public') out.set(h.date.slice(0, 10), h.name);
     }
