@@ -41,7 +41,8 @@ export function ChartSection({
         {actions}
       </div>
       <div className="mb-4 text-sm text-gray-600">{summary}</div>
-      <div aria-hidden="true" className={chartHeight === undefined ? 'h-64 w-full sm:h-72' : 'w-full'} style={chartHeight === undefined ? undefined : { height: chartHeight }}>
+      {/* The drawing is for the eye: inert keeps the chart library's focusable surface out of the tab order too. */}
+      <div aria-hidden="true" inert className={chartHeight === undefined ? 'h-64 w-full sm:h-72' : 'w-full'} style={chartHeight === undefined ? undefined : { height: chartHeight }}>
         {children}
       </div>
       <details className="mt-4 text-sm">
