@@ -372,7 +372,7 @@ describe('Kommo failures', () => {
 
 describe('rate shared with a sync of the same account', () => {
   it('a write-back during a full sync never passes 7 requests per second (0 × 429), and the two take turns', async () => {
-    const slowSim = await startKommoSim({ rps: 7, accounts: [{ subdomain: 'wbrate', token: 'kommo-token', contacts: 2500, seed: 5 }] });
+    const slowSim = await startKommoSim({ rps: 7, accounts: [{ subdomain: 'wbrate', token: 'kommo-token', contacts: 6000, seed: 5 }] });
     const other = await createTestApp({ KOMMO_BASE_URL: slowSim.baseUrlTemplate, KOMMO_RPS: '7' });
     try {
       const { userId: uid } = await other.signUp();
@@ -392,7 +392,7 @@ describe('rate shared with a sync of the same account', () => {
       const wb = startKommoWritebackRunner(other.ctx, {
         api: createKommoWriteApi(wbClient),
         pollMs: 50,
-        batchSize: 25,
+        batchSize: 10,
       });
       let syncProgressWhileWriting = false;
       const overlap: { first?: { sync: number; wb: number }; last?: { sync: number; wb: number } } = {};
