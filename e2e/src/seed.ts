@@ -54,28 +54,21 @@ export async function seed(stack: Stack, opts: { completedCampaign?: boolean } =
   const session = (await res.json()) as { token: string; user: unknown };
   const api = apiAs(stack.baseUrl, session.token);
 
-  const { phoneFieldId } = stack.kommo.fields(SEED.subdomain);
-  const kommo = await api.post('/kommo/accounts', { subdomain: SEED.subdomain, access_token: SEED.kommoToken, phone_field_id: phoneFieldId });
-  await api.post('/kommo/sync-contacts', { account_id: kommo.id });
-  await waitFor(async () => (await api.get(`/kommo/accounts/${kommo.id}/sync-status`)).sync_status === 'synced', 60_000);
-
-  const wa = await api.post('/whatsapp-accounts', {
+  const ids = await connectAccounts(stack, api, {
+    subdomain: SEED.subdomain,
+    kommoToken: SEED.kommoToken,
+    phoneNumberId: SEED.phoneNumberId,
+    wabaId: SEED.wabaId,
+    waToken: SEED.waToken,
+    template: SEED.template,
     name: 'Ventas',
-    phone_number: '+5491155550000',
-    phone_number_id: SEED.phoneNumberId,
-    access_token: SEED.waToken,
-    business_account_id: SEED.wabaId,
-    kommo_account_id: kommo.id,
-    rate_per_second: 80,
+    phone: '+5491155550000',
+    ratePerSecond: 80,
   });
-  await api.post('/templates/sync', { whatsapp_account_id: wa.id });
-  const templates: { id: number; name: string }[] = await api.get(`/templates/account/${wa.id}`);
-  const template = templates.find((t) => t.name === SEED.template)!;
+  const kommo = { id: ids.kommoAccountId };
+  const wa = { id: ids.whatsappAccountId };
+  const template = { id: ids.templateId };
   await api.post(`/blacklist/${kommo.id}`, { phone: '+54 9 11 5555-0101', reason: 'Pidió no recibir mensajes' });
-
-  await api.post(`/variables/template/${template.id}/mappings`, {
-    mappings: [{ templateVariable: 'variable_1', sourceType: 'contact', sourceField: 'name', defaultValue: 'cliente' }],
-  });
   let campaignId: number | undefined;
   if (opts.completedCampaign) {
     const campaign = await api.post('/campaigns', {
@@ -92,4 +85,45 @@ export async function seed(stack: Stack, opts: { completedCampaign?: boolean } =
     await waitFor(async () => (await api.get(`/campaigns/${campaignId}`)).status === 'completed', 60_000);
   }
   return { session, api, kommoAccountId: kommo.id as number, whatsappAccountId: wa.id as number, templateId: template.id, campaignId };
+}
+
+/**
+ * Through the API: a Kommo account synced to the end, a WhatsApp number linked to it, its
+ * templates synced, and `template`'s {{1}} mapped to the contact's name.
+ */
+export async function connectAccounts(
+  stack: Stack,
+  api: ReturnType<typeof apiAs>,
+  o: {
+    subdomain: string;
+    kommoToken: string;
+    phoneNumberId: string;
+    wabaId: string;
+    waToken: string;
+    template: string;
+    name: string;
+    phone: string;
+    ratePerSecond: number;
+  },
+): Promise<{ kommoAccountId: number; whatsappAccountId: number; templateId: number }> {
+  const { phoneFieldId } = stack.kommo.fields(o.subdomain);
+  const kommo = await api.post('/kommo/accounts', { subdomain: o.subdomain, access_token: o.kommoToken, phone_field_id: phoneFieldId });
+  await api.post('/kommo/sync-contacts', { account_id: kommo.id });
+  await waitFor(async () => (await api.get(`/kommo/accounts/${kommo.id}/sync-status`)).sync_status === 'synced', 60_000);
+  const wa = await api.post('/whatsapp-accounts', {
+    name: o.name,
+    phone_number: o.phone,
+    phone_number_id: o.phoneNumberId,
+    access_token: o.waToken,
+    business_account_id: o.wabaId,
+    kommo_account_id: kommo.id,
+    rate_per_second: o.ratePerSecond,
+  });
+  await api.post('/templates/sync', { whatsapp_account_id: wa.id });
+  const templates: { id: number; name: string }[] = await api.get(`/templates/account/${wa.id}`);
+  const template = templates.find((t) => t.name === o.template)!;
+  await api.post(`/variables/template/${template.id}/mappings`, {
+    mappings: [{ templateVariable: 'variable_1', sourceType: 'contact', sourceField: 'name', defaultValue: 'cliente' }],
+  });
+  return { kommoAccountId: kommo.id as number, whatsappAccountId: wa.id as number, templateId: template.id };
 }

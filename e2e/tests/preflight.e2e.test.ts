@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, shot, signUp } from '../src/browser';
 import { settle, wallClock } from '../src/clock';
+import { connectAccounts } from '../src/seed';
 import { apiAs, startStack, type Stack } from '../src/stack';
 
 /**
@@ -79,27 +80,17 @@ beforeAll(async () => {
   const { token } = await signUp(page, stack.baseUrl);
   api = apiAs(stack.baseUrl, token);
 
-  const { phoneFieldId } = stack.kommo.fields(SUBDOMAIN);
-  const kommo = await api.post('/kommo/accounts', { subdomain: SUBDOMAIN, access_token: KOMMO_TOKEN, phone_field_id: phoneFieldId });
-  kommoAccountId = kommo.id;
-  await api.post('/kommo/sync-contacts', { account_id: kommoAccountId });
-  await waitFor(async () => (await api.get(`/kommo/accounts/${kommoAccountId}/sync-status`)).sync_status === 'synced', 60_000);
-  const wa = await api.post('/whatsapp-accounts', {
+  ({ kommoAccountId, whatsappAccountId, templateId } = await connectAccounts(stack, api, {
+    subdomain: SUBDOMAIN,
+    kommoToken: KOMMO_TOKEN,
+    phoneNumberId: PHONE_NUMBER_ID,
+    wabaId: WABA_ID,
+    waToken: WA_TOKEN,
+    template: TEMPLATE,
     name: 'Ventas Prevuelo',
-    phone_number: '+5491100005001',
-    phone_number_id: PHONE_NUMBER_ID,
-    access_token: WA_TOKEN,
-    business_account_id: WABA_ID,
-    kommo_account_id: kommoAccountId,
-    rate_per_second: 20,
-  });
-  whatsappAccountId = wa.id;
-  await api.post('/templates/sync', { whatsapp_account_id: whatsappAccountId });
-  const templates: { id: number; name: string }[] = await api.get(`/templates/account/${whatsappAccountId}`);
-  templateId = templates.find((t) => t.name === TEMPLATE)!.id;
-  await api.post(`/variables/template/${templateId}/mappings`, {
-    mappings: [{ templateVariable: 'variable_1', sourceType: 'contact', sourceField: 'name', defaultValue: 'cliente' }],
-  });
+    phone: '+5491100005001',
+    ratePerSecond: 20,
+  }));
   await api.post(`/blacklist/${kommoAccountId}`, { phone: BLACKLISTED, reason: 'Pidió no recibir mensajes' });
 });
 afterAll(async () => {
