@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom';
 import {
   BODY_MAX,
   createTemplateSchema,
@@ -108,14 +109,16 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
     const token = `{{${name}}}`;
     const start = el?.selectionStart ?? text.length;
     const end = el?.selectionEnd ?? start;
-    setText(section, text.slice(0, start) + token + text.slice(end));
     const examples = { ...form.examples[section] };
     if (!examples[name]) examples[name] = sampleValue(variable.key, chips);
-    setExamples(section, examples);
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(start + token.length, start + token.length);
+    // Committed before the click returns, with the cursor after the variable: whatever is typed
+    // next lands there, however fast it comes.
+    flushSync(() => {
+      setText(section, text.slice(0, start) + token + text.slice(end));
+      setExamples(section, examples);
     });
+    el?.focus();
+    el?.setSelectionRange(start + token.length, start + token.length);
   };
 
   const close = () => {
