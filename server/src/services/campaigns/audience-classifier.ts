@@ -228,10 +228,11 @@ const US_PREFIXES = new Set(US_AREA_CODES.map((npa) => `1${npa}`));
 
 /**
  * The keys the blacklist and the opt-outs name (by phone key, by BSUID, or by the BSUID learned
- * for a phone key), as `blocked (k)`, and with the frequency-capped keys as `flaggable (k)`.
+ * for a phone key), as `blocked (k)`, and the frequency-capped keys as `capped (phone_key)` (none
+ * unless the template is marketing and the tenant has a cap).
  */
-function flaggableKeysCtes(r: AudienceRules): SQL {
-  const capped = r.marketing && r.cap ? sql`union select phone_key from (${cappedKeysSql(r.userId, r.cap)}) c` : sql``;
+function blockedAndCappedCtes(r: AudienceRules): SQL {
+  const capped = r.marketing && r.cap ? cappedKeysSql(r.userId, r.cap) : sql`select null::text as phone_key where false`;
   const blockedBsuids = sql`select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
       union select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   return sql`blocked as (
@@ -240,7 +241,7 @@ function flaggableKeysCtes(r: AudienceRules): SQL {
       union select bsuid from (${blockedBsuids}) bb
       union select cb.phone_key from contact_bsuids cb where cb.user_id = ${r.userId}::int and cb.bsuid in (${blockedBsuids})
     ),
-    flaggable as (select k from blocked ${capped})`;
+    capped as (${capped})`;
 }
 
 /** The flagged people's reason before the US rule: blacklisted wins over the cap. */
@@ -306,11 +307,9 @@ function tallyPrefixes(r: AudienceRules, matched: number, prefixRows: PrefixRow[
  * counted by prefix. The null key's row is the contacts without a valid phone.
  */
 async function countMatched(tx: Queryable, r: AudienceRules, audience: SQL): Promise<AudienceCounts> {
-  const capped = r.marketing && r.cap ? cappedKeysSql(r.userId, r.cap) : sql`select null::text as phone_key where false`;
   const rows = await rowsOf<PrefixRow & { blacklisted: number | string; capped: number | string }>(
     tx,
-    sql`with ${flaggableKeysCtes(r)},
-        capped as (${capped})
+    sql`with ${blockedAndCappedCtes(r)}
         select left(p.phone_key, 4) as prefix, count(*)::int as people, sum(p.n)::int as contacts,
           min(p.phone_key collate "C") as sample,
           count(*) filter (where b.k is not null)::int as blacklisted,
@@ -350,9 +349,9 @@ async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<Audie
   // would read all of them).
   const flagged = await rowsOf<FlaggedRow>(
     tx,
-    sql`with ${flaggableKeysCtes(r)}
+    sql`with ${blockedAndCappedCtes(r)}
         select left(p.phone_key, 4) as prefix, ${FLAG_REASON} as reason, count(*)::int as people
-        from (select distinct k from flaggable) f
+        from (select k from blocked union select phone_key from capped) f
         cross join lateral (select q.phone_key from contact_people q
           where q.account_id = ${r.kommoAccountId}::int and q.phone_key = f.k offset 0) p
         group by 1, 2`,
