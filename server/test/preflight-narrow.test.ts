@@ -19,10 +19,10 @@ let w: CampaignWorld;
 let kommoId = 1;
 
 const FILTERS: Record<string, ContactFilter> = {
-  all: { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} },
-  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', customFieldFilters: {} },
-  search: { searchQuery: 'persona', tags: [], tagOperator: 'OR', customFieldFilters: {} },
-  searchAndTag: { searchQuery: 'persona', tags: ['general'], tagOperator: 'OR', customFieldFilters: {} },
+  all: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  search: { searchQuery: 'persona', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  searchAndTag: { searchQuery: 'persona', tags: ['general'], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
 };
 
 const add = (phone: string | null, tags: string[], phoneRaw?: string | null) =>
