@@ -152,14 +152,17 @@ export function filterToSearchParams(f: ContactFilterInput, extra: Record<string
   return params;
 }
 
+/** A filter as a request body: `excludedTags` only when there are some, so the spec's payload stays as it was. */
+export type ContactFilterBody = Omit<ContactFilter, 'excludedTags'> & { excludedTags?: string[] };
+
 /** The filter as a request body (export, campaign creation). */
-export function filterToBody(f: ContactFilterInput): ContactFilter {
+export function filterToBody(f: ContactFilterInput): ContactFilterBody {
   const full = { ...EMPTY_FILTER, ...f };
   return {
     searchQuery: full.searchQuery.trim(),
     tags: full.tags,
     tagOperator: full.tagOperator,
-    excludedTags: full.excludedTags,
+    ...(full.excludedTags.length > 0 ? { excludedTags: full.excludedTags } : {}),
     customFieldFilters: activeFieldFilters(full),
   };
 }
