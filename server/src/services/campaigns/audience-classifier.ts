@@ -375,34 +375,35 @@ async function countWholeAccount(tx: Queryable, r: AudienceRules, without?: SQL 
       )`
     : sql`held as (select null::text as phone_key, 0 as n where false),
       gone as (select null::text as prefix, 0 as contacts, 0 as people where false)`;
-  const [totals] = await rowsOf<{ matched: number | string | null }>(
-    tx,
-    sql`with ${heldCte}
-        select (select k.n from contact_key_counts k where k.account_id = ${account} and k.key = '#')
-          - (select coalesce(sum(h.n), 0) from held h) as matched`,
-  );
-  const prefixRows = await rowsOf<PrefixRow>(
-    tx,
-    sql`with ${heldCte}
-        select x.prefix, x.people - coalesce(g.people, 0) as people, x.contacts - coalesce(g.contacts, 0) as contacts,
-          (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
-            order by p.phone_key limit 1) as sample
-        from contact_people_prefixes x left join gone g on g.prefix = x.prefix
-        where x.account_id = ${account} and x.contacts > 0`,
-  );
-  // One index probe per flagged key (offset 0 keeps it a probe: hashing the account's people
-  // would read all of them).
-  const flagged = await rowsOf<FlaggedRow>(
+  // One statement, so the left-out contacts (`held`) are read once: the matched total, the
+  // prefix counts, and one index probe per flagged key (offset 0 keeps it a probe: hashing the
+  // account's people would read all of them).
+  const rows = await rowsOf<{ kind: 'total' | 'prefix' | 'flag'; prefix: string; reason: string; people: number | string; contacts: number | string; sample: string | null }>(
     tx,
     sql`with ${blockedAndCappedCtes(r)}, ${heldCte}
-        select left(p.phone_key, 4) as prefix, ${FLAG_REASON} as reason, count(*)::int as people
+        select 'total' as kind, null::text as prefix, null::text as reason,
+          ((select k.n from contact_key_counts k where k.account_id = ${account} and k.key = '#')
+            - (select coalesce(sum(h.n), 0) from held h))::bigint as people,
+          0::bigint as contacts, null::text as sample
+        union all
+        select 'prefix', x.prefix, null, (x.people - coalesce(g.people, 0))::bigint, (x.contacts - coalesce(g.contacts, 0))::bigint,
+          (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
+            order by p.phone_key limit 1)
+        from contact_people_prefixes x left join gone g on g.prefix = x.prefix
+        where x.account_id = ${account} and x.contacts > 0
+        union all
+        select 'flag', left(p.phone_key, 4), ${FLAG_REASON}, count(*)::bigint, 0::bigint, null
         from (select k from blocked union select phone_key from capped) f
-        cross join lateral (select q.phone_key from contact_people q
-          where q.account_id = ${account} and q.phone_key = f.k
-            and q.n > coalesce((select h.n from held h where h.phone_key = q.phone_key), 0) offset 0) p
-        group by 1, 2`,
+        cross join lateral (select q.phone_key, q.n from contact_people q
+          where q.account_id = ${account} and q.phone_key = f.k offset 0) p
+        left join held h on h.phone_key = p.phone_key
+        where p.n > coalesce(h.n, 0)
+        group by 2, 3`,
   );
-  return tallyPrefixes(r, Number(totals?.matched ?? 0), prefixRows, flagged);
+  const matched = Number(rows.find((row) => row.kind === 'total')?.people ?? 0);
+  const prefixRows: PrefixRow[] = rows.filter((row) => row.kind === 'prefix');
+  const flagged: FlaggedRow[] = rows.filter((row) => row.kind === 'flag');
+  return tallyPrefixes(r, matched, prefixRows, flagged);
 }
 
 /** A phone's country (ISO 3166 alpha-2), or a BSUID's country prefix; null when unknown. */
