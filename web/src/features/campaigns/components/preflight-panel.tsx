@@ -90,7 +90,7 @@ function PreflightFigures({
           <h3 className="font-medium text-gray-900">Excluidos</h3>
           <ul className="mt-1 max-w-md space-y-0.5" data-testid="preflight-excluded">
             {excluded.map((e) => (
-              <li key={e.reason} className="flex justify-between gap-4">
+              <li key={e.reason} className="flex items-center justify-between gap-4">
                 <ExclusionLabel reason={e.reason} label={e.label} count={e.count} onDownload={onDownloadExcluded} />
                 <span className="font-medium tabular-nums text-gray-900">{formatNumber(e.count)}</span>
               </li>

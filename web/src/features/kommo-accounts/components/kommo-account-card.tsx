@@ -124,7 +124,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
         </p>
       )}
 
-      <div className="mt-auto flex gap-2">
+      <div className="mt-auto flex flex-wrap gap-2">
         <Button onClick={onSync} disabled={syncing} className="flex-1">
           <RefreshCw className={syncing ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} aria-hidden="true" />
           {rechecking ? 'Revisando teléfonos...' : syncing ? 'Sincronizando...' : 'Sincronizar'}
