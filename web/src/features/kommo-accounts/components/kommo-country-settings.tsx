@@ -62,7 +62,9 @@ export function KommoCountrySettings({ account, recheck, busy }: { account: Komm
             disabled={busy}
             hint={
               busy
-                ? 'Espera a que termine la sincronización para cambiarlo.'
+                ? recheck?.status === 'running'
+                  ? 'Espera a que termine la revisión de los teléfonos para cambiarlo.'
+                  : 'Espera a que termine la sincronización para cambiarlo.'
                 : 'Los números sin prefijo internacional (como 3126547882) se leen como de este país. Al cambiarlo se revisan los teléfonos ya sincronizados.'
             }
             onChange={(e) => setChoice(e.target.value)}
