@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common';
+import { csvFormatSchema, idSchema } from './common';
 import { checkFilterValueTotal, contactFilterShape, customFieldFiltersSchema, searchQuerySchema, tagOperatorSchema, tagsSchema } from './contact-filter';
 
 /** Page sizes the contacts screen offers (spec §9); the API accepts any limit up to the largest. */
@@ -158,7 +158,7 @@ export const exportBodySchema = z
   .strictObject({
     ...contactFilterShape,
     filters: z.strictObject(contactFilterShape).check(checkFilterValueTotal).optional(),
-    format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
+    format: csvFormatSchema.optional().default('csv'),
   })
   .check(checkFilterValueTotal)
   .check((ctx) => {
