@@ -19,9 +19,10 @@ export function ExportResultsButton({ campaignId, filter, disabled, className }:
       },
     );
   return (
-    <div className={cn('flex items-center gap-2', className)}>
+    // On a phone the choice and the button take a row each, so neither is cut short.
+    <div className={cn('flex items-center gap-2 max-sm:w-full max-sm:flex-col max-sm:items-stretch', className)}>
       <CsvFormatSelect value={format} onChange={setFormat} />
-      <Button variant="secondary" size="sm" onClick={onExport} disabled={disabled || exporter.isPending}>
+      <Button variant="secondary" size="sm" className="whitespace-nowrap" onClick={onExport} disabled={disabled || exporter.isPending}>
         <Download className="h-4 w-4" aria-hidden="true" />
         {exporter.isPending ? 'Exportando…' : 'Exportar resultados'}
       </Button>

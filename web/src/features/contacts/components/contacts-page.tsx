@@ -72,7 +72,7 @@ export function ContactsPage() {
         actions={
           accountId && (
             <>
-              <CsvFormatSelect value={csvFormat} onChange={setCsvFormat} />
+              <CsvFormatSelect value={csvFormat} onChange={setCsvFormat} className="py-2" />
               <Button variant="secondary" onClick={onExport} disabled={exporter.isPending || total === 0}>
                 <Download className="h-4 w-4" />
                 {exporter.isPending ? 'Exportando...' : 'Exportar CSV'}
