@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWellFormedText } from './common';
+import { csvFormatSchema, isWellFormedText } from './common';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
@@ -327,6 +327,7 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
  */
 export const campaignResultsQuerySchema = recipientGroupQuerySchema.extend({
   status: z.enum(RECIPIENT_STATUSES, { error: 'Estado de destinatario inválido' }).optional(),
+  format: csvFormatSchema.optional().default('csv'),
 });
 export type CampaignResultsQuery = z.infer<typeof campaignResultsQuerySchema>;
 

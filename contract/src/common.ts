@@ -10,6 +10,14 @@ export const idParamsSchema = z.object({ id: idSchema });
 
 export const okSchema = z.object({ success: z.literal(true), message: z.string().optional() });
 
+/**
+ * How a CSV download is written: `csv` (comma, decimal point) or `csv_es` for Excel in Spanish
+ * (semicolon, decimal comma). Both start with a BOM and neutralise formulas.
+ */
+export const CSV_FORMATS = ['csv', 'csv_es'] as const;
+export const csvFormatSchema = z.enum(CSV_FORMATS, { error: 'Formato no soportado' });
+export type CsvFormat = z.infer<typeof csvFormatSchema>;
+
 type WellFormedString = string & { isWellFormed?: () => boolean; toWellFormed?: () => string };
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common';
+import { csvFormatSchema, idSchema } from './common';
 import {
   checkFilterValueTotal,
   contactFilterShape,
@@ -167,7 +167,7 @@ export const exportBodySchema = z
   .strictObject({
     ...contactFilterShape,
     filters: z.strictObject(contactFilterShape).check(checkFilterValueTotal).optional(),
-    format: z.enum(['csv'], { error: 'Formato no soportado' }).optional().default('csv'),
+    format: csvFormatSchema.optional().default('csv'),
   })
   .check(checkFilterValueTotal)
   .check((ctx) => {

@@ -1,16 +1,18 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, shot, signUp } from '../src/browser';
 import { startStack, type Stack } from '../src/stack';
 
 let stack: Stack;
 let page: Page;
+let browser: Browser;
 let closeBrowser: () => Promise<void>;
 
 beforeAll(async () => {
   stack = await startStack();
   const b = await openBrowser();
   page = b.page;
+  browser = b.browser;
   closeBrowser = b.close;
 });
 afterAll(async () => {
@@ -53,7 +55,7 @@ describe('sign-in flow', () => {
     await page.waitForURL(`${stack.baseUrl}/dashboard`);
     await expectText(email);
 
-    await page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+    await page.getByRole('button', { name: 'Cerrar Sesión', exact: true }).click();
     await page.waitForURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
@@ -72,12 +74,53 @@ describe('sign-in flow', () => {
   });
 
   it('refuses wrong credentials with the server message', async () => {
-    await page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+    await page.getByRole('button', { name: 'Cerrar Sesión', exact: true }).click();
     await page.waitForURL(/\/login$/);
     await page.getByLabel('Email').fill('nadie@example.com');
     await page.getByLabel('Contraseña').fill('secreto123');
     await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
     await expectText('Email o contraseña incorrectos');
+  });
+});
+
+describe('sessions on several devices', () => {
+  it('«Cerrar Sesión» ends this browser only; «Cerrar sesión en todos los dispositivos» ends the others too', async () => {
+    const { email, password } = await signUp(page, stack.baseUrl);
+    const other = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'es-ES' });
+    try {
+      const signIn = async () => {
+        const p = await other.newPage();
+        await p.goto(`${stack.baseUrl}/login`);
+        await p.getByLabel('Email').fill(email);
+        await p.getByLabel('Contraseña').fill(password);
+        await p.getByRole('button', { name: 'Iniciar Sesión' }).click();
+        await p.waitForURL(`${stack.baseUrl}/dashboard`);
+        return p;
+      };
+      const phone = await signIn();
+      await page.getByRole('button', { name: 'Cerrar Sesión', exact: true }).click();
+      await page.waitForURL(/\/login$/);
+      await phone.goto(`${stack.baseUrl}/campaigns`);
+      await phone.getByRole('heading', { name: 'Campañas', exact: true }).waitFor();
+      expect(new URL(phone.url()).pathname).toBe('/campaigns');
+
+      // Back on the desktop, sign out everywhere after the confirmation.
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Contraseña').fill(password);
+      await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
+      await page.waitForURL(`${stack.baseUrl}/dashboard`);
+      await page.getByRole('button', { name: 'Cerrar sesión en todos los dispositivos' }).click();
+      const dialog = page.getByRole('dialog', { name: '¿Cerrar sesión en todos los dispositivos?' });
+      await dialog.waitFor();
+      await shot(page, 'logout-all-dialog');
+      await dialog.getByRole('button', { name: 'Cerrar sesión en todos', exact: true }).click();
+      await page.waitForURL(/\/login$/);
+      await phone.goto(`${stack.baseUrl}/campaigns`);
+      await phone.waitForURL(/\/login$/);
+      expect(await phone.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    } finally {
+      await other.close();
+    }
   });
 });
 

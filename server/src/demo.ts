@@ -16,20 +16,41 @@ const WHATSAPP = { phoneNumberId: '100000000000001', wabaId: '200000000000001', 
 const APP_SECRET = 'demo-whatsapp-app-secret';
 const VERIFY_TOKEN = 'demo-verify-token';
 
-/** Fixed ports make the printed URLs stable; a busy port falls back to a free one. */
-async function onPreferredPort<T>(start: (port: number) => Promise<T>, port: number): Promise<T> {
+/**
+ * The simulators' ports: `SIM_KOMMO_PORT` / `SIM_WHATSAPP_PORT` when set (0 = any free port), else
+ * 4010 / 4020. A port that was asked for and is busy stops the demo with a clear message; a busy
+ * default falls back to a free port, so the printed URLs are stable in the usual case.
+ */
+function simPort(name: 'SIM_KOMMO_PORT' | 'SIM_WHATSAPP_PORT', fallback: number): { port: number; chosen: boolean } {
+  const raw = process.env[name]?.trim();
+  if (!raw) return { port: fallback, chosen: false };
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) {
+    console.error(`${name} debe ser un número de puerto entre 0 y 65535 (recibido: "${raw}")`);
+    process.exit(1);
+  }
+  return { port, chosen: true };
+}
+
+async function onPort<T>(name: string, start: (port: number) => Promise<T>, { port, chosen }: { port: number; chosen: boolean }): Promise<T> {
   try {
     return await start(port);
-  } catch {
+  } catch (err) {
+    if (chosen) {
+      console.error(`No se pudo abrir el puerto ${port} de ${name}: ${(err as Error).message}`);
+      process.exit(1);
+    }
     return start(0);
   }
 }
 
-const kommo = await onPreferredPort(
+const kommo = await onPort(
+  'SIM_KOMMO_PORT',
   (port) => startKommoSim({ port, accounts: [{ subdomain: KOMMO.subdomain, token: KOMMO.token, contacts: KOMMO.contacts }] }),
-  4010,
+  simPort('SIM_KOMMO_PORT', 4010),
 );
-const whatsapp = await onPreferredPort(
+const whatsapp = await onPort(
+  'SIM_WHATSAPP_PORT',
   (port) =>
     startWhatsAppSim({
       port,
@@ -54,7 +75,7 @@ const whatsapp = await onPreferredPort(
       // button (templates that have them) and 10 % write back, a few seconds later.
       autoReplies: { tapShare: 0.15, replyShare: 0.1, delayMs: 3_000 },
     }),
-  4020,
+  simPort('SIM_WHATSAPP_PORT', 4020),
 );
 
 // The accounts screen shows the webhook URL built from PUBLIC_URL; unless told otherwise, the

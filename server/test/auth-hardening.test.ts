@@ -233,20 +233,23 @@ describe('M8: authentication', () => {
     }
   });
 
-  it('revokes tokens on logout', async () => {
+  it('revokes the token on logout, and every token on logout-all', async () => {
     const { headers } = await t.signUp('salir@example.com');
     const other = (await login('salir@example.com', 'secreto123', '10.6.0.1')).json().token as string;
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(200);
+    const third = (await login('salir@example.com', 'secreto123', '10.6.0.1')).json().token as string;
+    const meWith = async (authorization: string) => (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization } })).statusCode;
+    expect(await meWith(headers.authorization)).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
     expect(out.statusCode).toBe(200);
     expect(out.json().success).toBe(true);
-    for (const authorization of [headers.authorization, `Bearer ${other}`]) {
-      const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization } });
-      expect(me.statusCode).toBe(401);
-    }
+    expect(await meWith(headers.authorization)).toBe(401);
+    expect(await meWith(`Bearer ${other}`)).toBe(200);
+    const all = await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: { authorization: `Bearer ${other}` } });
+    expect(all.statusCode).toBe(200);
+    for (const token of [other, third]) expect(await meWith(`Bearer ${token}`)).toBe(401);
     const again = await login('salir@example.com', 'secreto123', '10.6.0.1');
     expect(again.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${again.json().token}` } })).statusCode).toBe(200);
+    expect(await meWith(`Bearer ${again.json().token}`)).toBe(200);
   });
 
   it('changes the password with the current one, and signs older sessions out', async () => {
@@ -274,6 +277,7 @@ describe('M8: authentication', () => {
       ['GET', '/api/auth/me'],
       ['GET', '/api/campaigns'],
       ['POST', '/api/auth/logout'],
+      ['POST', '/api/auth/logout-all'],
     ] as const) {
       expect((await t.app.inject({ method, url, headers })).statusCode).toBe(401);
     }

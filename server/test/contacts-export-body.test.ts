@@ -15,6 +15,7 @@ beforeAll(async () => {
   env.sim.addAccount({ subdomain: 'exporta', token: 'tok', contacts: 60, seed: 5 });
   env.sim.updateContact('exporta', 3, { tags: ['vip'] });
   env.sim.updateContact('exporta', 4, { tags: ['vip', 'cliente'] });
+  env.sim.updateContact('exporta', 7, { name: '=SUMA(A1;A2)', tags: ['norte', 'sur'], custom: { Ciudad: 'Lima; "centro", 1.5' } });
   ({ headers } = await env.t.signUp());
   const phoneFieldId = env.sim.fields('exporta').phoneFieldId;
   const res = await env.t.app.inject({ method: 'POST', url: '/api/kommo/accounts', headers, payload: { subdomain: 'exporta', access_token: 'tok', phone_field_id: phoneFieldId } });
@@ -27,6 +28,35 @@ afterAll(() => env.close());
 
 const exportWith = (payload: unknown) => env.t.app.inject({ method: 'POST', url: `/api/contacts/${accountId}/export`, headers, payload: payload as never });
 const dataRows = (csv: string) => csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1);
+
+/** RFC 4180 with a chosen separator: quoted cells, doubled quotes, CRLF. */
+function parseCsv(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === separator) {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
 
 describe('export body', () => {
   const filters = filterToBody({ tags: ['vip'], tagOperator: 'OR' });
@@ -48,5 +78,35 @@ describe('export body', () => {
     expect(both.json().error).toMatch(/Envía los filtros/);
     const bad = await exportWith({ filters: { tags: 'vip' } });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('export formats', () => {
+  it('writes csv_es for Excel in Spanish: semicolons, the BOM and the formula guard kept, the same cells as csv', async () => {
+    const es = await exportWith({ format: 'csv_es' });
+    const plain = await exportWith({ format: 'csv' });
+    expect(es.statusCode, es.body).toBe(200);
+    expect(es.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(es.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(es.body.startsWith('\uFEFFID Kommo;Nombre;Nombre de pila;Apellido;Teléfono;')).toBe(true);
+    const rows = parseCsv(es.body.slice(1), ';');
+    expect(rows).toHaveLength(61);
+    expect(rows).toEqual(parseCsv(plain.body.slice(1), ','));
+    const seven = rows.find((r) => r[0] === '7')!;
+    expect(seven[1]).toBe(`'=SUMA(A1;A2)`);
+    // Kommo's field values are text of unknown type: written as they came, decimal point included.
+    expect(seven[rows[0]!.indexOf('Ciudad')]).toBe('Lima; "centro", 1.5');
+    expect(seven[7]).toBe('norte, sur');
+    // A semicolon inside a cell is quoted, a comma is not (it is no separator here).
+    expect(es.body).toContain(`;"'=SUMA(A1;A2)";`);
+    expect(es.body).toContain(';"Lima; ""centro"", 1.5"');
+    expect(es.body).toContain(';norte, sur');
+    for (const r of rows.slice(1)) if (r[4]) expect(r[4]).toMatch(/^'\+\d+$/);
+  });
+
+  it('refuses an unknown format with a Spanish 400', async () => {
+    const res = await exportWith({ format: 'xlsx' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/Formato no soportado/);
   });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** RFC 4180 (quoted cells, doubled quotes, CRLF), enough to read what the export writes. */
-function parseCsv(text: string): string[][] {
+function parseCsv(text: string, separator = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
@@ -40,7 +40,7 @@ function parseCsv(text: string): string[][] {
       } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
+    else if (ch === separator) {
       row.push(cell);
       cell = '';
     } else if (ch === '\r' && text[i + 1] === '\n') {
@@ -56,10 +56,10 @@ function parseCsv(text: string): string[][] {
 
 const exportCsv = (id: number, query = '', h = headers) => t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/results.csv${query}`, headers: h });
 
-async function records(query = '') {
+async function records(query = '', separator = ',') {
   const res = await exportCsv(s.campaignId, query);
   expect(res.statusCode, res.body).toBe(200);
-  const [head, ...rows] = parseCsv(res.body.replace(/^\uFEFF/, ''));
+  const [head, ...rows] = parseCsv(res.body.replace(/^\uFEFF/, ''), separator);
   expect(head).toEqual([...RESULTS_COLUMNS]);
   return rows.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]])) as Record<(typeof RESULTS_COLUMNS)[number], string>);
 }
@@ -108,6 +108,32 @@ describe('results export', () => {
     expect(res.body).not.toContain(`,${FORMULA_REPLY}`);
     const eleven = (await records()).find((r) => Number(r['ID de contacto']) === s.contactId(11))!;
     expect(eleven['Última respuesta']).toBe(`'${FORMULA_REPLY}`);
+  });
+
+  it('writes csv_es for Excel in Spanish: semicolons, decimal commas, the BOM and the formula guard kept', async () => {
+    const res = await exportCsv(s.campaignId, '?format=csv_es');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(res.body.startsWith('\uFEFFContacto;ID de contacto;Teléfono;Estado;')).toBe(true);
+    const rows = await records('?format=csv_es', ';');
+    expect(rows).toHaveLength(13);
+    const byPerson = (i: number) => rows.find((r) => Number(r['ID de contacto']) === s.contactId(i))!;
+    expect(byPerson(1)).toMatchObject({ Contacto: 'Cliente 1', Teléfono: "'+5491100000001", Estado: 'Leído', Respuestas: '2', 'Costo (USD)': '0,0618' });
+    expect(byPerson(4)['Costo (USD)']).toBe('0,0618');
+    expect(byPerson(10)['Costo (USD)']).toBe('0');
+    expect(byPerson(2)['Costo (USD)']).toBe('sin tarifa');
+    expect(byPerson(11)['Última respuesta']).toBe(`'${FORMULA_REPLY}`);
+    expect(res.body).not.toContain(`;${FORMULA_REPLY}`);
+    // The same rows and texts as the comma format, but for the decimal mark.
+    const plain = await records();
+    expect(rows.map((r) => ({ ...r, 'Costo (USD)': r['Costo (USD)'].replace(',', '.') }))).toEqual(plain);
+  });
+
+  it('refuses an unknown format with a Spanish 400', async () => {
+    const res = await exportCsv(s.campaignId, '?format=xlsx');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/Formato no soportado/);
   });
 
   it('filters by status, by group, and by both', async () => {

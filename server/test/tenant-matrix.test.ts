@@ -190,3 +190,20 @@ describe('tenant matrix: ids in the body (issue 13)', () => {
     expect(await snapshot(a.userId)).toEqual(before);
   });
 });
+
+describe('tenant matrix: sign-out routes', () => {
+  it('another tenant signing out, here or everywhere, leaves A signed in and A’s account as it was', async () => {
+    const before = await snapshot(a.userId);
+    const c = await t.signUp();
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: c.headers })).statusCode).toBe(200);
+    const d = await t.signUp();
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: d.headers })).statusCode).toBe(200);
+    expect(await snapshot(a.userId)).toEqual(before);
+    expect(await rowsOf(t.ctx.db, sql`select 1 from revoked_sessions where user_id = ${a.userId}`)).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: a.headers })).statusCode).toBe(200);
+    // Without a session neither route does anything.
+    for (const url of ['/api/auth/logout', '/api/auth/logout-all']) {
+      expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(401);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContactsPage } from '../src/features/contacts/components/contacts-page';
 import { renderAt, stubApi, type ApiStub } from './utils';
 
@@ -44,5 +44,30 @@ describe('ContactsPage (spec §2 filters and paging)', () => {
     // Not even a first request for the new account may carry the old account's filters.
     const second = urls().filter((u) => u.pathname === '/api/contacts/2/filtered');
     expect(second.every((u) => !u.searchParams.has('tags') && u.searchParams.get('offset') === '0')).toBe(true);
+  });
+});
+
+describe('ContactsPage export', () => {
+  it('sends the chosen CSV format with the filter: «CSV» by default, «CSV (Excel en español)» as csv_es', async () => {
+    api.routes = {
+      'GET /api/kommo/accounts': () => ({ body: [{ id: 1, subdomain: 'uno', sync_total_contacts: 1 }] }),
+      'GET /api/contacts/1/tags': () => ({ body: ['vip'] }),
+      'POST /api/contacts/custom-fields': () => ({ body: [] }),
+      'GET /api/contacts/1/filtered': () => ({
+        body: { contacts: [{ id: 9, kommo_id: 9, name: 'Ana', first_name: 'Ana', last_name: '', phone: '+5491100000009', phone_raw: null, email: null, tags_array: [], custom_fields: {} }], total: 1, limit: 20, offset: 0 },
+      }),
+      'POST /api/contacts/1/export': () => ({ body: 'csv' }),
+    };
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:c'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    renderAt('/contacts?account=1', <ContactsPage />);
+    const button = await screen.findByRole('button', { name: 'Exportar CSV' });
+    await waitFor(() => expect(button).toHaveProperty('disabled', false));
+    await userEvent.click(button);
+    await waitFor(() => expect(api.bodies('POST /api/contacts/1/export')).toHaveLength(1));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Formato del CSV' }), 'CSV (Excel en español)');
+    await userEvent.click(button);
+    await waitFor(() => expect(api.bodies('POST /api/contacts/1/export')).toHaveLength(2));
+    expect(api.bodies('POST /api/contacts/1/export').map((b) => (b as { format: string }).format)).toEqual(['csv', 'csv_es']);
   });
 });

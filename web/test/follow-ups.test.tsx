@@ -164,4 +164,25 @@ describe('Exportar resultados', () => {
     expect(created).toHaveBeenCalled();
     expect(names).toEqual(['resultados.csv']);
   });
+
+  it('offers «CSV (Excel en español)» beside it, asks the server for csv_es, and remembers the choice', async () => {
+    routes();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:r'), revokeObjectURL: vi.fn() }));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    api.routes['GET /api/campaigns/1/results.csv'] = () => ({ body: 'csv' });
+    const view = renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
+    const exportButton = await screen.findByRole('button', { name: 'Exportar resultados' });
+    await waitFor(() => expect(exportButton).toHaveProperty('disabled', false));
+    const format = screen.getByRole('combobox', { name: 'Formato del CSV' });
+    expect(within(format).getAllByRole('option').map((o) => o.textContent)).toEqual(['CSV', 'CSV (Excel en español)']);
+    expect(format).toHaveProperty('value', 'csv');
+    await userEvent.selectOptions(format, 'CSV (Excel en español)');
+    await userEvent.click(exportButton);
+    expect(await screen.findByText('Resultados descargados')).toBeTruthy();
+    const req = api.requests.find((r) => r.key === 'GET /api/campaigns/1/results.csv')!;
+    expect(Object.fromEntries(req.url.searchParams)).toEqual({ format: 'csv_es' });
+    view.unmount();
+    renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
+    expect(await screen.findByRole('combobox', { name: 'Formato del CSV' })).toHaveProperty('value', 'csv_es');
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authResponseSchema, changePasswordSchema, loginSchema, registerSchema, userSchema } from '@masivo/contract/auth';
 import { okSchema } from '@masivo/contract/common';
+import { AppError } from '../../lib/errors';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -23,8 +24,15 @@ export default async function authRoutes(fastify: FastifyInstance) {
     auth.me(request.userId),
   );
 
-  app.post('/logout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) =>
-    auth.logout(request.userId),
+  /** «Cerrar Sesión»: this session only. */
+  app.post('/logout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) => {
+    if (!request.session) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
+    return auth.logout(request.session);
+  });
+
+  /** «Cerrar sesión en todos los dispositivos»: every session of the user, this one included. */
+  app.post('/logout-all', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) =>
+    auth.logoutEverywhere(request.userId),
   );
 
   app.post(

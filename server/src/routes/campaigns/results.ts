@@ -25,7 +25,7 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       // Everything that can refuse (missing campaign, bad group) runs before the first byte.
       const { campaign, where } = await resultsExportPlan(ctx.db, request.userId, request.params.id, request.query);
-      const stream = Readable.from(exportResultsCsv(ctx.db, { userId: request.userId, campaign, where }));
+      const stream = Readable.from(exportResultsCsv(ctx.db, { userId: request.userId, campaign, where, format: request.query.format }));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${resultsFileName(campaign)}"`)

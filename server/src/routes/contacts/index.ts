@@ -139,7 +139,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
       const body = exportBodySchema.parse(req.body ?? {});
       const fieldNames = await contacts.exportFieldNames(req.userId, account.id);
       const date = new Date().toISOString().slice(0, 10);
-      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.userId, accountId: account.id, filter: body, fieldNames }));
+      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.userId, accountId: account.id, filter: body, fieldNames, format: body.format }));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contactos-${account.subdomain}-${date}.csv"`)

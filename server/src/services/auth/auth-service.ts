@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { ChangePasswordInput, LoginInput, RegisterInput, User } from '@masivo/contract/auth';
-import type { Db } from '../../db/client';
-import { users } from '../../db/schema/index';
+import type { Db, Tx } from '../../db/client';
+import { revokedSessions, users } from '../../db/schema/index';
 import { AppError, conflict } from '../../lib/errors';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords';
@@ -14,6 +15,15 @@ const TOO_MANY_SIGNUPS = 'Demasiados registros desde esta dirección. Intenta de
 const INVALID_SESSION = 'Sesión inválida';
 
 type UserRow = typeof users.$inferSelect;
+
+/** The session a request was made in: who, and which token (by hash, never the token itself). */
+export interface Session {
+  userId: number;
+  tokenHash: string;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function toUser(row: UserRow): User {
   return {
@@ -36,8 +46,8 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
   });
 
   /** Moving the version on invalidates every token issued before. */
-  const revokeSessions = (userId: number) =>
-    db
+  const revokeSessions = (tx: Db | Tx, userId: number) =>
+    tx
       .update(users)
       .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(eq(users.id, userId))
@@ -87,23 +97,48 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
     },
 
     /**
-     * The user id of a valid, unrevoked session, or null. One primary-key lookup per request,
-     * so a logout, a password change or a deleted account takes effect at once.
+     * The session of a valid, unrevoked token, or null. One primary-key lookup per request (the
+     * user's token version and whether this token was signed out), so a logout, a password change
+     * or a deleted account takes effect at once.
      */
-    async sessionUser(token: string): Promise<number | null> {
+    async session(token: string): Promise<Session | null> {
       const claims = await tokens.verify(token);
       if (!claims) return null;
+      const tokenHash = hashToken(token);
       const [row] = await db
-        .select({ version: users.tokenVersion })
+        .select({
+          version: users.tokenVersion,
+          revoked: sql<boolean>`exists (select 1 from ${revokedSessions} where ${revokedSessions.tokenHash} = ${tokenHash})`,
+        })
         .from(users)
         .where(eq(users.id, claims.userId))
         .limit(1);
-      return row && row.version === claims.version ? claims.userId : null;
+      if (!row || row.version !== claims.version || row.revoked) return null;
+      return { userId: claims.userId, tokenHash, expiresAt: claims.expiresAt };
     },
 
-    async logout(userId: number) {
-      await revokeSessions(userId);
+    /** «Cerrar Sesión»: ends this session only; the user's other devices stay signed in. */
+    async logout(session: Session) {
+      await db.transaction(async (tx) => {
+        // Rows past their token's expiry protect nothing any more, whoever they belonged to (they
+        // hold only hashes); pruning them here keeps the table at about a week of sign-outs.
+        await tx.delete(revokedSessions).where(lt(revokedSessions.expiresAt, sql`now()`));
+        await tx
+          .insert(revokedSessions)
+          .values({ tokenHash: session.tokenHash, userId: session.userId, expiresAt: session.expiresAt })
+          .onConflictDoNothing();
+      });
       return { success: true as const, message: 'Sesión cerrada' };
+    },
+
+    /** «Cerrar sesión en todos los dispositivos»: every token of the user, this one included. */
+    async logoutEverywhere(userId: number) {
+      await db.transaction(async (tx) => {
+        await revokeSessions(tx, userId);
+        // The version bump already refuses these tokens: their one-by-one entries are redundant.
+        await tx.delete(revokedSessions).where(eq(revokedSessions.userId, userId));
+      });
+      return { success: true as const, message: 'Sesión cerrada en todos los dispositivos' };
     },
 
     async changePassword(userId: number, input: ChangePasswordInput, ip: string) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 const ISSUER = 'masivo';
@@ -10,6 +10,11 @@ export interface SessionClaims {
   email: string;
   /** The user's token_version when issued; a later logout or password change moves it on. */
   version: number;
+}
+
+/** What a valid token says, plus when it stops being valid by itself. */
+export interface VerifiedClaims extends SessionClaims {
+  expiresAt: Date;
 }
 
 /** JWT keys are derived, so rotating APP_SECRET signs everybody out at once. */
@@ -27,11 +32,14 @@ export function createTokenService(appSecret: string) {
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt()
+        // Unique per sign-in: two sign-ins in the same second would otherwise get the same token,
+        // and signing one of them out («Cerrar Sesión», by token hash) would end the other too.
+        .setJti(randomUUID())
         .setExpirationTime(LIFETIME)
         .sign(key);
     },
     /** Null for anything that is not a valid, unexpired token of ours. */
-    async verify(token: string): Promise<SessionClaims | null> {
+    async verify(token: string): Promise<VerifiedClaims | null> {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
         const userId = Number(payload.sub);
@@ -39,7 +47,9 @@ export function createTokenService(appSecret: string) {
         // Tokens from before versioning count as version 0, so an upgrade signs nobody out.
         const version = payload.ver === undefined ? 0 : Number(payload.ver);
         if (!Number.isInteger(version) || version < 0) return null;
-        return { userId, email: String(payload.email ?? ''), version };
+        // Every token we issue carries an expiry; one without it is not ours.
+        if (typeof payload.exp !== 'number') return null;
+        return { userId, email: String(payload.email ?? ''), version, expiresAt: new Date(payload.exp * 1000) };
       } catch {
         return null;
       }

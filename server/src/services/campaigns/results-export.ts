@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PRICING_CATEGORY_LABELS, RECIPIENT_STATUS_LABELS, type CampaignResultsQuery, type RecipientStatus } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
+import type { CsvFormat } from '@masivo/contract/common';
 import { CSV_BOM, csvRow } from '../../lib/csv';
 import { countryOfPhone } from '../../lib/phone-country';
 import { loadRateCard } from '../pricing/rate-card-service';
@@ -85,13 +86,14 @@ export async function resultsExportPlan(db: Db, userId: number, id: number, quer
  * flat at any size. The cost of each accepted message is priced like the pre-flight estimate,
  * with the tenant's rate card: the rate in force on the send day for the message's category
  * (Meta's `pricing.category` when reported, else the template's) and the recipient's country;
- * a free `pricing.type` costs 0; no rate is "sin tarifa", never a guess.
+ * a free `pricing.type` costs 0; no rate is "sin tarifa", never a guess. Counts and costs are
+ * numbers, so `csv_es` writes them with a decimal comma.
  */
 export async function* exportResultsCsv(
   db: Db,
-  p: { userId: number; campaign: CampaignRow; where: SQL },
+  p: { userId: number; campaign: CampaignRow; where: SQL; format?: CsvFormat },
 ): AsyncGenerator<string> {
-  yield CSV_BOM + csvRow([...RESULTS_COLUMNS]);
+  yield CSV_BOM + csvRow([...RESULTS_COLUMNS], p.format);
   const [template] = await rowsOf<{ category: string | null }>(
     db,
     sql`select category from templates where id = ${p.campaign.templateId ?? 0}::int and user_id = ${p.userId}::int`,
@@ -130,12 +132,12 @@ export async function* exportResultsCsv(
         r.error_code === null ? null : String(r.error_code),
         r.error_message,
         r.last_reply,
-        String(Number(r.reply_count ?? 0)),
+        Number(r.reply_count ?? 0),
         r.button_tapped,
         r.pricing_category ? (PRICING_CATEGORY_LABELS[r.pricing_category.toLowerCase()] ?? r.pricing_category) : null,
         r.pricing_type ? (PRICING_TYPE_LABELS[r.pricing_type.toLowerCase()] ?? r.pricing_type) : null,
         costOf(r, templateCategory, rates),
-      ]);
+      ], p.format);
     }
     yield chunk;
     if (batch.length < BATCH) return;
@@ -145,19 +147,19 @@ export async function* exportResultsCsv(
   }
 }
 
-/** One recipient's cost in USD as text: '' when nothing was charged, "sin tarifa" without a rate. */
+/** One recipient's cost in USD: '' when nothing was charged, "sin tarifa" without a rate, else a number. */
 export function costOf(
   r: Pick<RawResult, 'status' | 'sent_at' | 'pricing_category' | 'pricing_type' | 'country' | 'phone'>,
   templateCategory: string | null,
   rates: RateIndex,
-): string {
+): number | string {
   if (!CHARGEABLE.has(r.status)) return '';
-  if (r.pricing_type && r.pricing_type.toLowerCase().startsWith('free_')) return '0';
+  if (r.pricing_type && r.pricing_type.toLowerCase().startsWith('free_')) return 0;
   const category = normalizeCategory(r.pricing_category ?? templateCategory ?? '');
   const country = r.country ?? (r.phone ? countryOfPhone(r.phone) : null);
   const day = dayOf(r.sent_at ? new Date(r.sent_at) : new Date());
   const rate = category ? (rates.forCountry(category, country, day)?.usd_per_message ?? null) : null;
-  return rate === null ? NO_RATE : String(rate);
+  return rate === null ? NO_RATE : Number(rate);
 }
 
 /** "resultados-{campaña}-{fecha}.csv", safe in a header. */

@@ -4,19 +4,21 @@ import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import { CONTACT_COLUMNS, contactFilterSql, toContactRow } from './filter-engine';
+import type { CsvFormat } from '@masivo/contract/common';
 import { CSV_BOM, csvRow } from '../../lib/csv';
 
 const BATCH = 2_000;
 
 /**
  * The filtered contacts as CSV text chunks. Rows are read in id order, a batch at a time
- * (keyset, not offset), so memory stays flat and late batches cost what early ones do.
+ * (keyset, not offset), so memory stays flat and late batches cost what early ones do. `format`
+ * picks the dialect (lib/csv.ts): comma, or semicolon for Excel in Spanish.
  */
 export async function* exportContactsCsv(
   db: Db,
-  p: { userId: number; accountId: number; filter: ContactFilter; fieldNames: string[] },
+  p: { userId: number; accountId: number; filter: ContactFilter; fieldNames: string[]; format?: CsvFormat },
 ): AsyncGenerator<string> {
-  yield CSV_BOM + csvRow(['ID Kommo', 'Nombre', 'Nombre de pila', 'Apellido', 'Teléfono', 'Teléfono original', 'Email', 'Etiquetas', ...p.fieldNames]);
+  yield CSV_BOM + csvRow(['ID Kommo', 'Nombre', 'Nombre de pila', 'Apellido', 'Teléfono', 'Teléfono original', 'Email', 'Etiquetas', ...p.fieldNames], p.format);
   const where = contactFilterSql(p);
   let lastId = 0;
   for (;;) {
@@ -39,7 +41,7 @@ export async function* exportContactsCsv(
         c.email,
         c.tags_array.join(', '),
         ...p.fieldNames.map((f) => (Object.hasOwn(c.custom_fields, f) ? c.custom_fields[f] : undefined)),
-      ]);
+      ], p.format);
     }
     yield chunk;
     if (batch.length < BATCH) return;

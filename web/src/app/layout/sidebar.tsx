@@ -1,6 +1,10 @@
-import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, Receipt, Send, Users, Building2 } from 'lucide-react';
+import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2 } from 'lucide-react';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
 import { Link, useLocation } from 'react-router';
 import { cn } from '@/components/ui/cn';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '../../features/auth/auth-context';
 
 export const NAV_ITEMS = [
@@ -26,7 +30,10 @@ export function Brand() {
   );
 }
 
-/** The nav, the user and «Cerrar Sesión»: the same content in the desktop column and the phone drawer. */
+/**
+ * The nav, the user, «Cerrar Sesión» (this session) and «Cerrar sesión en todos los dispositivos»
+ * (every session, after a confirmation): the same content in the desktop column and the phone drawer.
+ */
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
@@ -67,8 +74,49 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           <LogOut className="h-4 w-4" aria-hidden="true" />
           Cerrar Sesión
         </button>
+        <LogoutEverywhere />
         <p className="mt-3 text-center text-xs text-gray-500">v1.0.0 - Sistema de Mensajes Masivos</p>
       </div>
+    </>
+  );
+}
+
+/** «Cerrar sesión en todos los dispositivos»: asks first, then ends every session of the account. */
+function LogoutEverywhere() {
+  const { logoutEverywhere } = useAuth();
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  const confirm = async () => {
+    setPending(true);
+    try {
+      await logoutEverywhere();
+    } catch (err) {
+      // Still signed in here, dialog open: the person can try again.
+      toast.error(errorMessage(err, 'No se pudo cerrar sesión en todos los dispositivos'));
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="mt-1 flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-xs text-gray-500 hover:bg-gray-50 hover:text-gray-900 max-lg:min-h-11"
+      >
+        <MonitorSmartphone className="h-4 w-4 shrink-0" aria-hidden="true" />
+        Cerrar sesión en todos los dispositivos
+      </button>
+      <ConfirmDialog
+        open={open}
+        title="¿Cerrar sesión en todos los dispositivos?"
+        message="Se cerrará la sesión en este navegador y en todos los demás dispositivos donde hayas entrado con esta cuenta. Para volver a entrar, tendrás que iniciar sesión de nuevo en cada uno."
+        confirmLabel="Cerrar sesión en todos"
+        pendingLabel="Cerrando sesiones..."
+        pending={pending}
+        variant="danger"
+        onConfirm={() => void confirm()}
+        onCancel={() => !pending && setOpen(false)}
+      />
     </>
   );
 }

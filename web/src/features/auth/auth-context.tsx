@@ -11,6 +11,8 @@ interface AuthState {
   login(input: LoginInput): Promise<void>;
   register(input: RegisterInput): Promise<void>;
   logout(): Promise<void>;
+  /** Signs out on every device. Rejects (and stays signed in here) when the server did not confirm. */
+  logoutEverywhere(): Promise<void>;
 }
 
 /** How long "Cerrar Sesión" waits for the server before signing out locally anyway. */
@@ -58,17 +60,31 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(u);
   }, []);
 
-  const logout = useCallback(async () => {
-    // The server revokes the token first, so a copy left elsewhere stops working too. Its
-    // failure (offline, already expired) must never keep anyone signed in here.
-    const revoke = authApi.logout().catch(() => undefined);
-    await Promise.race([revoke, new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS))]);
+  const signOutHere = useCallback(() => {
     sessionStore.clear();
     queryClient.clear();
     setUser(null);
   }, []);
 
-  const value = useMemo(() => ({ user, isLoading, login, register, logout }), [user, isLoading, login, register, logout]);
+  const logout = useCallback(async () => {
+    // The server revokes this token first, so a copy of it left elsewhere stops working too. Its
+    // failure (offline, already expired) must never keep anyone signed in here.
+    const revoke = authApi.logout().catch(() => undefined);
+    await Promise.race([revoke, new Promise((resolve) => setTimeout(resolve, LOGOUT_WAIT_MS))]);
+    signOutHere();
+  }, [signOutHere]);
+
+  const logoutEverywhere = useCallback(async () => {
+    // Unlike «Cerrar Sesión», a failure here is told, not hidden: signing out only this browser
+    // would leave the other devices signed in while the person believes they are not.
+    await authApi.logoutAll();
+    signOutHere();
+  }, [signOutHere]);
+
+  const value = useMemo(
+    () => ({ user, isLoading, login, register, logout, logoutEverywhere }),
+    [user, isLoading, login, register, logout, logoutEverywhere],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

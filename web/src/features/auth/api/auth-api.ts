@@ -5,6 +5,8 @@ export const authApi = {
   login: (input: LoginInput) => api.post<AuthResponse>('/auth/login', input),
   register: (input: RegisterInput) => api.post<AuthResponse>('/auth/register', input),
   me: () => api.get<User>('/auth/me'),
-  /** Revokes every token of the user on the server. */
+  /** «Cerrar Sesión»: revokes this token only; the user's other devices stay signed in. */
   logout: () => api.post<{ success: true }>('/auth/logout'),
+  /** «Cerrar sesión en todos los dispositivos»: revokes every token of the user, this one too. */
+  logoutAll: () => api.post<{ success: true }>('/auth/logout-all'),
 };

@@ -1,4 +1,5 @@
 import type { RecipientGroup, RecipientStatus } from '@masivo/contract/campaigns';
+import type { CsvFormat } from '@masivo/contract/common';
 import { useMutation } from '@tanstack/react-query';
 import { request } from '@/lib/api-client';
 import { saveResponseAsFile } from '@/lib/download';
@@ -11,11 +12,12 @@ export interface ResultsFilter {
   button?: string;
 }
 
-/** Downloads the campaign's results CSV (streamed by the server) under the name it gives. */
-export async function exportResults(id: number, filter: ResultsFilter): Promise<void> {
-  const res = await request('GET', `/campaigns/${id}/results.csv`, undefined, { ...filter });
+/** Downloads the campaign's results CSV (streamed by the server) in `format`, under the name it gives. */
+export async function exportResults(id: number, filter: ResultsFilter, format: CsvFormat = 'csv'): Promise<void> {
+  // The plain format is the server's default, so its address stays the one it always was.
+  const res = await request('GET', `/campaigns/${id}/results.csv`, undefined, { ...filter, format: format === 'csv' ? undefined : format });
   await saveResponseAsFile(res, 'resultados.csv');
 }
 
 export const useExportResults = () =>
-  useMutation({ mutationFn: ({ id, filter }: { id: number; filter: ResultsFilter }) => exportResults(id, filter) });
+  useMutation({ mutationFn: ({ id, filter, format }: { id: number; filter: ResultsFilter; format?: CsvFormat }) => exportResults(id, filter, format) });

@@ -15,6 +15,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import { useExportContacts } from '../api/export-contacts';
+import { CsvFormatSelect, useCsvFormat } from '@/components/csv-format-select';
 import { useFilteredContacts } from '../api/get-filtered-contacts';
 import { useKommoAccounts } from '@/api/kommo-accounts';
 import { ContactsTable } from './contacts-table';
@@ -33,6 +34,7 @@ export function ContactsPage() {
   // once, so the new account's first page is never fetched with the old account's filters.
   const debouncedFilter = isFilterActive(filter) ? typedFilter : filter;
   const exporter = useExportContacts();
+  const [csvFormat, setCsvFormat] = useCsvFormat();
 
   const contacts = useFilteredContacts(
     accountId ? { accountId, filter: debouncedFilter, limit: pageSize, offset: (page - 1) * pageSize } : null,
@@ -52,7 +54,7 @@ export function ContactsPage() {
   const onExport = () =>
     accountId &&
     exporter.mutate(
-      { accountId, filter },
+      { accountId, filter, format: csvFormat },
       {
         onSuccess: () => toast.success('Exportación descargada'),
         onError: (err) => toast.error(errorMessage(err, 'Error al exportar los contactos')),
@@ -69,10 +71,13 @@ export function ContactsPage() {
         description="Contactos sincronizados desde Kommo"
         actions={
           accountId && (
-            <Button variant="secondary" onClick={onExport} disabled={exporter.isPending || total === 0}>
-              <Download className="h-4 w-4" />
-              {exporter.isPending ? 'Exportando...' : 'Exportar CSV'}
-            </Button>
+            <>
+              <CsvFormatSelect value={csvFormat} onChange={setCsvFormat} className="py-2" />
+              <Button variant="secondary" onClick={onExport} disabled={exporter.isPending || total === 0}>
+                <Download className="h-4 w-4" />
+                {exporter.isPending ? 'Exportando...' : 'Exportar CSV'}
+              </Button>
+            </>
           )
         }
       />
