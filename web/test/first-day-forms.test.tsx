@@ -17,7 +17,7 @@ const detailRoutes = (c: ReturnType<typeof campaign>) => ({
   'GET /api/campaigns/1/messages': () => ({ body: { messages: [], total: 0, page: 1, limit: 50 } }),
 });
 
-describe('the send confirmation', { timeout: 20_000 }, () => {
+describe('the send confirmation', { timeout: 45_000 }, () => {
   it('says how many people the button reaches, grouped as a person reads it', () => {
     expect(sendLabel(2036)).toBe('Enviar a 2.036 personas');
     expect(sendLabel(1)).toBe('Enviar a 1 persona');
@@ -90,7 +90,7 @@ describe('the send confirmation', { timeout: 20_000 }, () => {
   });
 });
 
-describe('changing a campaign before it sends', { timeout: 20_000 }, () => {
+describe('changing a campaign before it sends', { timeout: 45_000 }, () => {
   it('offers Editar and Programar on a draft, Cambiar fecha and Volver a borrador on a scheduled one, nothing once it started', async () => {
     const offered = async (c: ReturnType<typeof campaign>) => {
       api.routes = detailRoutes(c);
@@ -188,6 +188,34 @@ describe('changing a campaign before it sends', { timeout: 20_000 }, () => {
         sending_hours: { days: [1, 2, 3], start: '10:00', end: '18:00', skip_holidays: false },
       },
     ]);
+  });
+
+  it('keeps a follow-up’s fixed contact list: no filters in the form, none in the PUT', async () => {
+    const saved = campaign({ audience_kind: 'contact_list', name: 'Seguimiento', total_recipients: 4 });
+    api.routes = {
+      'GET /api/campaigns/1': () => ({ body: saved }),
+      'GET /api/campaigns/1/preflight': () => ({ body: preflight(4) }),
+      'GET /api/kommo/accounts': () => ({ body: [{ id: 1, subdomain: 'miempresa', sync_total_contacts: 10 }] }),
+      'GET /api/whatsapp-accounts': () => ({ body: [{ id: 1, name: 'Ventas', phone_number: '+5491100000001', display_phone_number: null, is_active: true }] }),
+      'GET /api/templates/account/1': () => ({
+        body: [{ id: 1, whatsapp_account_id: 1, name: 'plantilla_1', language: 'es', category: 'marketing', status: 'approved', components: [{ type: 'BODY', text: 'Hola' }] }],
+      }),
+      'PUT /api/campaigns/1': () => ({ body: saved }),
+    };
+    const user = userEvent.setup();
+    renderAt('/campaigns/1/edit', <EditCampaignPage />, '/campaigns/:id/edit');
+    await screen.findByRole('heading', { name: 'Editar Campaña' });
+    expect((screen.getByLabelText('Cuenta Kommo *') as HTMLSelectElement).disabled).toBe(true);
+    expect(screen.queryByText('Filtros de Contactos')).toBeNull();
+    expect(await screen.findByText('contactos de la lista fija', { exact: false })).toBeTruthy();
+    await user.type(screen.getByLabelText('Descripción'), ' nueva');
+    await user.click(screen.getByRole('button', { name: 'Guardar Cambios' }));
+    expect(await screen.findByText('Campaña actualizada exitosamente')).toBeTruthy();
+    const [body] = api.bodies('PUT /api/campaigns/1') as Array<Record<string, unknown>>;
+    expect(body).toMatchObject({ name: 'Seguimiento', description: 'Descripción de prueba nueva' });
+    expect(body).not.toHaveProperty('filters');
+    expect(body).not.toHaveProperty('kommo_account_id');
+    expect(api.calls()).not.toContain('POST /api/campaigns/preflight');
   });
 
   it('does not open the form of a campaign that already started', async () => {

@@ -48,7 +48,7 @@ describe('mapping completeness (the rule the server and the template select shar
   });
 });
 
-describe('Nueva Campaña: templates mapped to fixed values can be chosen', { timeout: 20_000 }, () => {
+describe('Nueva Campaña: templates mapped to fixed values can be chosen', { timeout: 45_000 }, () => {
   const template = (id: number, name: string, components: unknown[]) => ({
     id,
     whatsapp_account_id: 1,

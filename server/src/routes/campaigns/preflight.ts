@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { preflightRequestSchema, preflightSchema } from '@masivo/contract/preflight';
+import { campaignPreflightQuerySchema, preflightRequestSchema, preflightSchema } from '@masivo/contract/preflight';
 import { idParamsSchema } from '@masivo/contract/common';
 import { preflightForCampaign, preflightForPayload } from '../../services/campaigns/preflight';
 
@@ -15,7 +15,9 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
     preflightForPayload(ctx.db, request.userId, request.body),
   );
 
-  app.get('/:id/preflight', { schema: { tags, params: idParamsSchema, response: { 200: preflightSchema } } }, (request) =>
-    preflightForCampaign(ctx.db, request.userId, request.params.id),
+  app.get(
+    '/:id/preflight',
+    { schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
+    (request) => preflightForCampaign(ctx.db, request.userId, request.params.id, { startNow: request.query.start === 'now' }),
   );
 }

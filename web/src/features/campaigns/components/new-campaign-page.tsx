@@ -32,6 +32,7 @@ import { filterToBody } from '@masivo/contract/contact-filter';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePreflightDraft } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
+import { CampaignPreflight } from './campaign-preflight';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
@@ -123,7 +124,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   // The pre-flight follows the filters and the hours (debounced): who will be attempted, why not
   // the rest, and when the last one gets it.
   const preflightBody = useDebouncedValue(
-    kommoAccountId && whatsappAccountId && templateId
+    kommoAccountId && whatsappAccountId && templateId && !fixedList
       ? {
           kommo_account_id: kommoAccountId,
           whatsapp_account_id: whatsappAccountId,
@@ -242,10 +243,15 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
           <MarketingRetryFields register={register} errors={errors} />
         </Section>
 
-        <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
+        {!fixedList && <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />}
 
         <div className="grid grid-cols-1 items-end gap-4 md:grid-cols-[minmax(0,1fr)_auto]">
-          <PreflightPanel data={preflightBody ? preflight.data : undefined} isLoading={preflight.isLoading} isFetching={preflight.isFetching} error={preflight.error} />
+          {campaign && fixedList ? (
+            // A fixed list's audience is the saved one: its pre-flight is the campaign's own.
+            <CampaignPreflight id={campaign.id} fixedList />
+          ) : (
+            <PreflightPanel data={preflightBody ? preflight.data : undefined} isLoading={preflight.isLoading} isFetching={preflight.isFetching} error={preflight.error} />
+          )}
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={() => navigate(campaign ? `/campaigns/${campaign.id}` : '/campaigns')}>
               Cancelar

@@ -25,7 +25,8 @@ export const sendLabel = (count: number) => `Enviar a ${people.format(count)} ${
  */
 export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: Campaign; open: boolean; onClose: () => void }) {
   const resume = c.started_at !== null;
-  const preflight = useCampaignPreflight(c.id, open && !resume);
+  // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
+  const preflight = useCampaignPreflight(c.id, open && !resume, true);
   const start = useStartCampaign();
   const count = resume ? c.pending_count : preflight.data?.attempted;
   const title = resume ? `¿Reanudar «${c.name}»?` : `¿Enviar «${c.name}»?`;
