@@ -315,6 +315,10 @@ for (const vp of VIEWPORTS) {
       const dialog = page.getByRole('dialog', { name: `¿Enviar «${name}»?` });
       await dialog.getByText(/^Estaba programada para el .+: se envía ahora\./).waitFor();
       await dialog.getByRole('button', { name: `Enviar a ${ATTEMPTED} personas` }).waitFor();
+      // It goes now, so the estimated end is today, not at the scheduled date.
+      const [today, scheduledDay] = await page.evaluate((iso) => [new Date().toLocaleDateString('es-ES'), new Date(iso).toLocaleDateString('es-ES')], when.iso);
+      expect((await readConfirmation()).eta).toContain(today);
+      expect((await readConfirmation()).eta).not.toContain(scheduledDay);
       await snap(`item2-detail-confirm-${vp.key}`);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
