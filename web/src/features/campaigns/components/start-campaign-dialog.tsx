@@ -25,9 +25,10 @@ export const sendLabel = (count: number) => `Enviar a ${people.format(count)} ${
  */
 export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: Campaign; open: boolean; onClose: () => void }) {
   const resume = c.started_at !== null;
-  // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
-  const preflight = useCampaignPreflight(c.id, open && !resume, true);
   const start = useStartCampaign();
+  // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
+  // Off once the start is on its way, so the refresh does not recompute a started campaign.
+  const preflight = useCampaignPreflight(c.id, open && !resume && start.isIdle, true);
   const count = resume ? c.pending_count : preflight.data?.attempted;
   const title = resume ? `¿Reanudar «${c.name}»?` : `¿Enviar «${c.name}»?`;
   const description = resume
