@@ -66,6 +66,15 @@ export type FrequencyCap = z.infer<typeof frequencyCapSchema>;
 /** What the settings card suggests when the operator turns the cap on. */
 export const SUGGESTED_CAP = { max_messages: 2, days: 7 } as const;
 
+/**
+ * GET /api/campaigns/{id}/preflight: `start=now` estimates a scheduled campaign as if it started
+ * now (the send confirmation of «Iniciar»), not at its date.
+ */
+export const campaignPreflightQuerySchema = z.object({
+  start: z.enum(['now'], { error: 'El parámetro start solo admite el valor now' }).optional(),
+});
+export type CampaignPreflightQuery = z.infer<typeof campaignPreflightQuerySchema>;
+
 /** POST /api/campaigns/preflight: the create payload; the name may still be empty while the screen is filled in. */
 export const preflightRequestSchema = createCampaignSchema.extend({ name: z.string().max(200).optional().default('') });
 export type PreflightRequest = z.input<typeof preflightRequestSchema>;

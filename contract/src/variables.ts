@@ -134,6 +134,31 @@ export function templateVariableSlots(components: TemplateComponentLike[], param
   return slots;
 }
 
+/** A saved mapping as the server stores it and the dialog sends it; `sourceType` absent means 'contact'. */
+export interface MappingValueSource {
+  templateVariable: string;
+  sourceType?: string;
+  sourceField: string;
+  defaultValue: string;
+}
+
+/**
+ * A mapping gives every message a value: a fixed one ('static') when it has its text, a
+ * contact's field ('contact') when it names one (its default covers an empty field). A fixed
+ * value has no field, so its empty `sourceField` says nothing about it.
+ */
+export const isMapped = (m: MappingValueSource | undefined): boolean =>
+  !!m && (m.sourceType === 'static' ? m.defaultValue.trim() !== '' : m.sourceField.trim() !== '');
+
+/**
+ * The slots no mapping fills, in sending order: the one rule by which the server refuses a
+ * template for a campaign and the console's template select disables it.
+ */
+export function unmappedSlots<S extends { key: string }>(slots: S[], mappings: MappingValueSource[]): S[] {
+  const mapped = new Set(mappings.filter((m) => isMapped(m)).map((m) => m.templateVariable));
+  return slots.filter((s) => !mapped.has(s.key));
+}
+
 /**
  * Why a template cannot be sent by a campaign, in Spanish, or null when it can. Carousels
  * and limited-time offers need per-card media and expiry data the mapping shape has no

@@ -114,6 +114,7 @@ describe('after the send', () => {
     await page.goto(`${stack.baseUrl}/campaigns/${campaignId}`);
     await page.getByRole('heading', { name }).waitFor();
     await page.getByRole('button', { name: 'Iniciar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Enviar a [\d.]+ personas?$/ }).click();
     await waitFor(async () => (await api.get(`/campaigns/${campaignId}`)).status === 'completed', 60_000);
     await waitFor(async () => (await api.get(`/campaigns/${campaignId}`)).read_count === AUDIENCE.length, 30_000);
 

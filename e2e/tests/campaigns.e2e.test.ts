@@ -142,6 +142,7 @@ describe('campaigns', () => {
     const row = page.getByTestId(`campaign-row-${campaignId}`);
     await row.getByText('Borrador').waitFor();
     await row.getByRole('button', { name: /Iniciar campaña/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Enviar a [\d.]+ personas?$/ }).click();
     await text('Campaña iniciada exitosamente');
     await row.getByText('Enviando').waitFor();
     await row.getByRole('button', { name: /Pausar campaña/ }).click();
@@ -160,6 +161,7 @@ describe('campaigns', () => {
     await page.getByTestId(`campaign-row-${campaignId}`).getByRole('link', { name: 'Ver' }).click();
     await page.waitForURL(new RegExp(`/campaigns/${campaignId}$`));
     await page.getByRole('button', { name: 'Iniciar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Enviar a [\d.]+ personas?$/ }).click();
     await text('Campaña iniciada exitosamente');
 
     await waitFor(async () => (await api.get(`/campaigns/${campaignId}`)).status === 'completed', 60_000);

@@ -101,6 +101,7 @@ describe('on a phone', () => {
     await noSidewaysPan('/campaigns/:id');
 
     await page.getByRole('button', { name: 'Iniciar' }).tap();
+    await page.getByRole('dialog').getByRole('button', { name: /^Enviar a [\d.]+ personas?$/ }).tap();
     await waitFor(async () => ['sending', 'completed'].includes((await ids.api.get(`/campaigns/${id}`)).status));
     await page.getByText('Completada', { exact: true }).first().waitFor({ timeout: 30_000 });
     await page.getByRole('list', { name: 'Destinatarios' }).waitFor();

@@ -196,6 +196,7 @@ describe('pre-flight and sending hours', () => {
 
   it('starts outside its sending hours: the freeze matches the pre-flight, and it waits without sending', async () => {
     await page.getByRole('button', { name: 'Iniciar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: `Enviar a ${EXPECTED.attempted} personas` }).click();
     await text('Campaña iniciada exitosamente');
     const note = page.getByTestId('campaign-hours-note');
     await note.waitFor({ timeout: 45_000 });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CampaignDetailPage, RETRY_UNKNOWN_CONFIRMATION } from '../src/features/campaigns/components/campaign-detail-page';
 import { CampaignsPage } from '../src/features/campaigns/components/campaigns-page';
+import { preflight } from './preflight-fixture';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
 let api: ApiStub;
@@ -26,6 +27,7 @@ describe('CampaignsPage', () => {
         body: [campaign({ id: 1, name: 'Borrador A' }), campaign({ id: 2, name: 'En curso', status: 'sending', messages_sent: 5 }), campaign({ id: 3, name: 'Hecha', status: 'completed' })],
       }),
       'POST /api/campaigns/1/start': () => ({ body: campaign({ id: 1, status: 'sending' }) }),
+      'GET /api/campaigns/1/preflight': () => ({ body: preflight(7) }),
       'POST /api/campaigns/2/pause': () => ({ status: 409, body: { error: 'La campaña ya no está enviando' } }),
     };
     renderAt('/campaigns', <CampaignsPage />, '/campaigns');
@@ -39,6 +41,9 @@ describe('CampaignsPage', () => {
     expect(within(doneRow).queryAllByRole('button')).toHaveLength(0);
 
     await userEvent.click(within(draftRow).getByRole('button', { name: /Iniciar campaña/ }));
+    // One tap never sends: the confirmation says to how many people first.
+    expect(calls()).not.toContain('POST /api/campaigns/1/start');
+    await userEvent.click(await screen.findByRole('button', { name: 'Enviar a 7 personas' }));
     expect(await screen.findByText('Campaña iniciada exitosamente')).toBeTruthy();
     expect(calls()).toContain('POST /api/campaigns/1/start');
 

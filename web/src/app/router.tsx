@@ -4,7 +4,7 @@ import { RegisterPage } from '../features/auth/components/register-page';
 import { BlacklistPage } from '../features/blacklist/components/blacklist-page';
 import { CampaignDetailPage } from '../features/campaigns/components/campaign-detail-page';
 import { CampaignsPage } from '../features/campaigns/components/campaigns-page';
-import { NewCampaignPage } from '../features/campaigns/components/new-campaign-page';
+import { EditCampaignPage, NewCampaignPage } from '../features/campaigns/components/new-campaign-page';
 import { ContactsPage } from '../features/contacts/components/contacts-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { KommoAccountsPage } from '../features/kommo-accounts/components/kommo-accounts-page';
@@ -30,6 +30,7 @@ export function AppRoutes() {
         <Route path="/campaigns" element={<Titled title="Campañas"><CampaignsPage /></Titled>} />
         <Route path="/campaigns/new" element={<Titled title="Nueva Campaña"><NewCampaignPage /></Titled>} />
         <Route path="/campaigns/:id" element={<Titled title="Detalle de Campaña"><CampaignDetailPage /></Titled>} />
+        <Route path="/campaigns/:id/edit" element={<Titled title="Editar Campaña"><EditCampaignPage /></Titled>} />
         <Route path="/templates" element={<Titled title="Templates"><TemplatesPage /></Titled>} />
         <Route path="/blacklist" element={<Titled title="Blacklist"><BlacklistPage /></Titled>} />
         <Route path="/pricing" element={<Titled title="Tarifas"><PricingPage /></Titled>} />

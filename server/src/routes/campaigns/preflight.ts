@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { excludedQuerySchema, preflightRequestSchema, preflightSchema, type ExclusionReason } from '@masivo/contract/preflight';
+import { campaignPreflightQuerySchema, excludedQuerySchema, preflightRequestSchema, preflightSchema, type ExclusionReason } from '@masivo/contract/preflight';
 import { idParamsSchema } from '@masivo/contract/common';
 import { preflightForCampaign, preflightForPayload } from '../../services/campaigns/preflight';
 import {
@@ -24,8 +24,10 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
     preflightForPayload(ctx.db, request.userId, request.body),
   );
 
-  app.get('/:id/preflight', { schema: { tags, params: idParamsSchema, response: { 200: preflightSchema } } }, (request) =>
-    preflightForCampaign(ctx.db, request.userId, request.params.id),
+  app.get(
+    '/:id/preflight',
+    { schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
+    (request) => preflightForCampaign(ctx.db, request.userId, request.params.id, { startNow: request.query.start === 'now' }),
   );
 
   /** One exclusion list: a page of JSON, or (format=csv) the whole list as a file to download. */

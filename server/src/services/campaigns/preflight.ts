@@ -137,14 +137,15 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
 /**
  * GET /api/campaigns/{id}/preflight. Before the first start it runs the pre-flight on the
  * campaign's saved filter; once the audience is frozen it reads the frozen rows (what is left
- * to attempt, and the skipped by reason).
+ * to attempt, and the skipped by reason). `startNow`: the ETA of a start now, even when the
+ * campaign is scheduled later (what «Iniciar» does).
  */
-export async function preflightForCampaign(db: Db, userId: number, id: number): Promise<Preflight> {
+export async function preflightForCampaign(db: Db, userId: number, id: number, opts: { startNow?: boolean } = {}): Promise<Preflight> {
   const row = await loadCampaignRow(db, userId, id);
   if (!row.whatsappAccountId || !row.templateId || (!row.audienceFrozenAt && !row.kommoAccountId)) {
     throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   }
-  const startAt = row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
+  const startAt = !opts.startNow && row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
   if (!row.audienceFrozenAt) {
     return runPreflight(db, userId, {
       kommoAccountId: row.kommoAccountId!,

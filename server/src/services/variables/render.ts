@@ -1,5 +1,6 @@
 import {
   CUSTOM_FIELD_PREFIX,
+  isMapped,
   parseLocation,
   placeholdersOf,
   renderText,
@@ -92,9 +93,8 @@ export function mappedValue(mapping: MappingLike, contact: ContactLike): string 
   return fallback || LAST_RESORT;
 }
 
-/** A mapping gives a value when static with a value, or when it names a contact field. */
-export const isMapped = (m: MappingLike | undefined): boolean =>
-  !!m && (m.sourceType === 'static' ? m.defaultValue.trim() !== '' : m.sourceField.trim() !== '');
+/** A mapping gives a value when static with a value, or when it names a contact field (one rule, in the contract). */
+export { isMapped };
 
 /** Values by placeholder number for one component, for previews. */
 export function componentValues(

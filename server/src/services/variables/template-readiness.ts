@@ -1,9 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { campaignIncompatibility, templateVariableSlots } from '@masivo/contract/variables';
+import { campaignIncompatibility, templateVariableSlots, unmappedSlots } from '@masivo/contract/variables';
 import type { Db } from '../../db/client';
 import { templates, templateVariableMappings } from '../../db/schema/index';
 import { badRequest, notFound } from '../../lib/errors';
-import { isMapped } from './render';
 
 export type TemplateRow = typeof templates.$inferSelect;
 export interface ReadyMapping {
@@ -46,8 +45,7 @@ export async function assertTemplateUsable(
     })
     .from(templateVariableMappings)
     .where(and(eq(templateVariableMappings.templateId, template.id), eq(templateVariableMappings.userId, userId)));
-  const mapped = new Set(rows.filter(isMapped).map((m) => m.templateVariable));
-  const missing = templateVariableSlots(template.components, template.parameterFormat).filter((slot) => !mapped.has(slot.key));
+  const missing = unmappedSlots(templateVariableSlots(template.components, template.parameterFormat), rows);
   if (missing.length) {
     throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
   }

@@ -13,11 +13,14 @@ export const usePreflightDraft = (body: PreflightRequest | null) =>
     retry: false,
   });
 
-/** The pre-flight of a saved campaign, shown on its detail screen before the first start. */
-export const useCampaignPreflight = (id: number, enabled: boolean) =>
+/**
+ * The pre-flight of a saved campaign, shown on its detail screen before the first start;
+ * `startNow`: estimated from now even when it is scheduled later (the send confirmation).
+ */
+export const useCampaignPreflight = (id: number, enabled: boolean, startNow = false) =>
   useQuery({
-    queryKey: ['campaigns', 'preflight', id],
-    queryFn: () => api.get<Preflight>(`/campaigns/${id}/preflight`),
+    queryKey: ['campaigns', 'preflight', id, startNow ? 'now' : 'scheduled'],
+    queryFn: () => api.get<Preflight>(`/campaigns/${id}/preflight`, startNow ? { start: 'now' } : undefined),
     enabled,
     staleTime: 15_000,
     retry: false,

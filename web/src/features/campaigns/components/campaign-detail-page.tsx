@@ -1,6 +1,6 @@
 import { CAN_DELETE, CAN_PAUSE, CAN_RETRY, CAN_START, type Campaign } from '@masivo/contract/campaigns';
 import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity, Clock } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '@/components/campaign-status';
 import { Button } from '@/components/ui/button';
@@ -15,7 +15,6 @@ import { useCampaign } from '../api/get-campaign';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useRetryFailed } from '../api/retry-failed';
 import { useRetryUnknown } from '../api/retry-unknown';
-import { useStartCampaign } from '../api/start-campaign';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
@@ -28,6 +27,8 @@ import { CampaignAfterSend } from './campaign-after-send';
 import { CampaignCharts } from './campaign-charts';
 import { CampaignAudienceNote } from './campaign-audience-note';
 import { FollowUpButton } from './follow-up-dialog';
+import { ScheduleActions } from './schedule-actions';
+import { StartCampaignDialog } from './start-campaign-dialog';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -165,13 +166,14 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
 
 function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retryable: number }) {
   const navigate = useNavigate();
-  const start = useStartCampaign();
   const pause = usePauseCampaign();
   const retry = useRetryFailed();
   const retryUnknown = useRetryUnknown();
   const remove = useDeleteCampaign();
   const status = campaignStatusOf(c.status);
-  const busy = start.isPending || pause.isPending || retry.isPending || retryUnknown.isPending || remove.isPending;
+  const busy = pause.isPending || retry.isPending || retryUnknown.isPending || remove.isPending;
+  // Sending cannot be undone: «Iniciar» opens the confirmation with the pre-flight first.
+  const [confirmingStart, setConfirmingStart] = useState(false);
 
   const onRetryUnknown = () => {
     if (!window.confirm(RETRY_UNKNOWN_CONFIRMATION)) return;
@@ -186,11 +188,13 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
   return (
     <>
       {CAN_START.includes(status) && (
-        <Button variant="success" disabled={busy} onClick={() => start.mutate(c.id)}>
+        <Button variant="success" disabled={busy} onClick={() => setConfirmingStart(true)}>
           <Play className="h-4 w-4" />
           Iniciar
         </Button>
       )}
+      {confirmingStart && <StartCampaignDialog campaign={c} open onClose={() => setConfirmingStart(false)} />}
+      <ScheduleActions campaign={c} busy={busy} />
       {CAN_PAUSE.includes(status) && (
         <Button variant="warning" disabled={busy} onClick={() => pause.mutate(c.id)}>
           <Pause className="h-4 w-4" />

@@ -1,6 +1,7 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import { CAN_PAUSE } from '@masivo/contract/campaigns';
 import { Pause, Play, Plus, Send } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { CampaignProgressBar, CampaignStatusBadge, campaignStatusOf } from '@/components/campaign-status';
 import { Card } from '@/components/ui/card';
@@ -10,13 +11,13 @@ import { Spinner } from '@/components/ui/spinner';
 import { formatDate, formatNumber } from '@/lib/format';
 import { useCampaigns } from '@/api/campaigns';
 import { usePauseCampaign } from '../api/pause-campaign';
-import { useStartCampaign } from '../api/start-campaign';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { FrequencyCapCard } from './frequency-cap-card';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
+import { StartCampaignDialog } from './start-campaign-dialog';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -133,12 +134,15 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
   );
 }
 
-/** «Ver», and «Iniciar» or «Pausar» when the status allows: shared by the row and the phone card. */
+/**
+ * «Ver», and «Iniciar» or «Pausar» when the status allows: shared by the row and the phone card.
+ * ▷ opens the send confirmation (one tap must never send).
+ */
 function CampaignActions({ campaign: c }: { campaign: Campaign }) {
-  const start = useStartCampaign();
   const pause = usePauseCampaign();
+  const [confirmingStart, setConfirmingStart] = useState(false);
   const status = campaignStatusOf(c.status);
-  const busy = start.isPending || pause.isPending;
+  const busy = pause.isPending;
   return (
     <div className="flex items-center gap-3">
       <Link to={`/campaigns/${c.id}`} className="inline-flex items-center font-medium text-blue-600 hover:text-blue-800 max-sm:min-h-11 max-sm:px-2">
@@ -150,12 +154,13 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
           aria-label={`Iniciar campaña ${c.name}`}
           title="Iniciar"
           disabled={busy}
-          onClick={() => start.mutate(c.id)}
+          onClick={() => setConfirmingStart(true)}
           className="tap-target inline-flex items-center justify-center rounded p-1 text-green-600 hover:bg-green-50 hover:text-green-800 disabled:opacity-50"
         >
           <Play className="h-4 w-4" aria-hidden="true" />
         </button>
       )}
+      {confirmingStart && <StartCampaignDialog campaign={c} open onClose={() => setConfirmingStart(false)} />}
       {CAN_PAUSE.includes(status) && (
         <button
           type="button"

@@ -1,23 +1,31 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { Campaign, UpdateCampaignInput } from '@masivo/contract/campaigns';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import toast from 'react-hot-toast';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input, Select, Textarea } from '@/components/ui/field';
 import { PageHeader } from '@/components/ui/page-header';
 import { errorMessage } from '@/lib/api-client';
 import { useCreateCampaign } from '../api/create-campaign';
+import { useCampaign } from '../api/get-campaign';
+import { updateCampaign } from '../api/update-campaign';
+import { useQueryClient } from '@tanstack/react-query';
+import { campaignsKeys } from '@/api/campaigns';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Spinner } from '@/components/ui/spinner';
 import { useKommoAccounts } from '@/api/kommo-accounts';
 import { useWhatsAppAccounts } from '@/api/whatsapp-accounts';
 import { EMPTY_FILTER } from '@masivo/contract/contact-filter';
 import { campaignFormSchema, toCreatePayload, type CampaignFormInput, type CampaignFormValues } from './campaign-form';
 import { CampaignFilters } from './campaign-filters';
 import { RecipientsBox } from './recipients-box';
-import { nowAsLocalInput } from './schedule';
+import { isoToLocalInput, localInputToIso, nowAsLocalInput } from './schedule';
+import { isChangeable } from './schedule-actions';
 import { TemplateSection } from './template-section';
 import { MarketingRetryFields } from './marketing-retry-fields';
 import { filterToBody } from '@masivo/contract/contact-filter';
@@ -25,6 +33,7 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePreflightDraft } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
 import { downloadExcluded } from '../api/download-excluded';
+import { CampaignPreflight } from './campaign-preflight';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
@@ -34,36 +43,89 @@ const idOf = (v: unknown) => {
 };
 
 export function NewCampaignPage() {
+  return <CampaignFormPage />;
+}
+
+/**
+ * "Editar Campaña": the same form, filled with a draft's or a scheduled campaign's values (name,
+ * description, accounts, template, filters, date, sending hours), saved with PUT. The form
+ * waits for the accounts, so each select starts on the saved option.
+ */
+export function EditCampaignPage() {
+  const id = Number(useParams().id);
+  const campaign = useCampaign(id);
+  const kommoAccounts = useKommoAccounts();
+  const whatsappAccounts = useWhatsAppAccounts();
+  if (campaign.isError || !Number.isInteger(id) || id <= 0) {
+    return (
+      <Card>
+        <EmptyState title="Campaña no encontrada" action={<BackLink to="/campaigns" text="Volver a campañas" />} />
+      </Card>
+    );
+  }
+  if (campaign.isPending || kommoAccounts.isPending || whatsappAccounts.isPending) return <Spinner className="py-24" />;
+  if (!isChangeable(campaign.data)) {
+    return (
+      <Card>
+        <EmptyState
+          title="Solo se puede editar una campaña en borrador o programada que aún no empezó"
+          action={<BackLink to={`/campaigns/${id}`} text="Volver a la campaña" />}
+        />
+      </Card>
+    );
+  }
+  return <CampaignFormPage key={campaign.data.id} campaign={campaign.data} />;
+}
+
+function BackLink({ to, text }: { to: string; text: string }) {
+  return (
+    <Link to={to} className="text-sm font-medium text-blue-600 hover:text-blue-800">
+      {text}
+    </Link>
+  );
+}
+
+/** The form's starting values: empty for a new campaign, the saved ones when editing. */
+function initialValues(c: Campaign | undefined): CampaignFormInput {
+  return {
+    name: c?.name ?? '',
+    description: c?.description ?? '',
+    kommo_account_id: c?.kommo_account_id ?? '',
+    whatsapp_account_id: c?.whatsapp_account_id ?? '',
+    template_id: c?.template_id ?? '',
+    scheduled_local: c?.scheduled_at ? isoToLocalInput(c.scheduled_at) : '',
+    deferred_max_attempts: c?.deferred_max_attempts ?? 2,
+    deferred_window_hours: c?.deferred_window_hours ?? 72,
+  };
+}
+
+function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   const navigate = useNavigate();
+  const qc = useQueryClient();
   const kommoAccounts = useKommoAccounts();
   const whatsappAccounts = useWhatsAppAccounts();
   const create = useCreateCampaign();
-  const [filter, setFilter] = useState<ContactFilter>(EMPTY_FILTER);
+  const editing = campaign !== undefined;
+  // A follow-up's audience is a fixed contact list: its Kommo account and filters stay.
+  const fixedList = campaign?.audience_kind === 'contact_list';
+  const [filter, setFilter] = useState<ContactFilter>(campaign?.filters ?? EMPTY_FILTER);
+  const initial = initialValues(campaign);
   const { register, handleSubmit, watch, setValue, formState } = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
-    defaultValues: {
-      name: '',
-      description: '',
-      kommo_account_id: '',
-      whatsapp_account_id: '',
-      template_id: '',
-      scheduled_local: '',
-      deferred_max_attempts: 2,
-      deferred_window_hours: 72,
-    },
+    defaultValues: initial,
   });
   const errors = formState.errors;
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
   // "Horario de envío": the number's default until the operator changes it.
-  const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(null);
+  const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(campaign ? { value: campaign.sending_hours ?? null } : null);
   const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
   const hoursError = sendingHoursError(hours);
   // The pre-flight follows the filters and the hours (debounced): who will be attempted, why not
   // the rest, and when the last one gets it.
   const preflightBody = useDebouncedValue(
-    kommoAccountId && whatsappAccountId && templateId
+    kommoAccountId && whatsappAccountId && templateId && !fixedList
       ? {
           kommo_account_id: kommoAccountId,
           whatsapp_account_id: whatsappAccountId,
@@ -81,19 +143,31 @@ export function NewCampaignPage() {
       toast.error(hoursError);
       return;
     }
+    if (campaign) {
+      try {
+        await updateCampaign(campaign.id, toUpdatePayload(values, filter, hours, { fixedList, scheduledBefore: initial.scheduled_local as string }));
+        await qc.invalidateQueries({ queryKey: campaignsKeys.all });
+        toast.success('Campaña actualizada exitosamente');
+        navigate(`/campaigns/${campaign.id}`);
+      } catch (err) {
+        toast.error(errorMessage(err, 'Error al actualizar la campaña'));
+      }
+      return;
+    }
     try {
       // Left untouched, the server applies the number's default (what the section shows).
-      const campaign = await create.mutateAsync({ ...toCreatePayload(values, filter), ...(hoursEdit ? { sending_hours: hours } : {}) });
+      const created = await create.mutateAsync({ ...toCreatePayload(values, filter), ...(hoursEdit ? { sending_hours: hours } : {}) });
       toast.success('Campaña creada exitosamente');
-      navigate(`/campaigns/${campaign.id}`);
+      navigate(`/campaigns/${created.id}`);
     } catch (err) {
       toast.error(errorMessage(err, 'Error al crear la campaña'));
     }
   });
+  const pending = create.isPending || formState.isSubmitting;
 
   return (
     <div className="mx-auto max-w-4xl">
-      <PageHeader title="Nueva Campaña" />
+      <PageHeader title={editing ? 'Editar Campaña' : 'Nueva Campaña'} />
       <form className="space-y-6" onSubmit={onSubmit} noValidate>
         <Section title="Información Básica">
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
@@ -107,6 +181,8 @@ export function NewCampaignPage() {
               label="Cuenta Kommo *"
               id="kommo_account_id"
               error={errors.kommo_account_id?.message}
+              disabled={fixedList}
+              hint={fixedList ? 'La audiencia es una lista fija de contactos de otra campaña.' : undefined}
               {...register('kommo_account_id', { onChange: () => setFilter(EMPTY_FILTER) })}
             >
               <option value="">Selecciona una cuenta Kommo</option>
@@ -145,7 +221,7 @@ export function NewCampaignPage() {
           </Section>
         )}
 
-        {kommoAccountId && <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />}
+        {kommoAccountId && !fixedList && <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />}
 
         <Section title="Programación">
           <Input
@@ -168,22 +244,27 @@ export function NewCampaignPage() {
           <MarketingRetryFields register={register} errors={errors} />
         </Section>
 
-        <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
+        {!fixedList && <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />}
 
         <div className="grid grid-cols-1 items-end gap-4 md:grid-cols-[minmax(0,1fr)_auto]">
-          <PreflightPanel
-            data={preflightBody ? preflight.data : undefined}
-            isLoading={preflight.isLoading}
-            isFetching={preflight.isFetching}
-            error={preflight.error}
-            onDownloadExcluded={preflightBody ? (reason) => downloadExcluded({ draft: preflightBody }, reason) : undefined}
-          />
+          {campaign && fixedList ? (
+            // A fixed list's audience is the saved one: its pre-flight is the campaign's own.
+            <CampaignPreflight id={campaign.id} fixedList />
+          ) : (
+            <PreflightPanel
+              data={preflightBody ? preflight.data : undefined}
+              isLoading={preflight.isLoading}
+              isFetching={preflight.isFetching}
+              error={preflight.error}
+              onDownloadExcluded={preflightBody ? (reason) => downloadExcluded({ draft: preflightBody }, reason) : undefined}
+            />
+          )}
           <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onClick={() => navigate('/campaigns')}>
+            <Button variant="secondary" onClick={() => navigate(campaign ? `/campaigns/${campaign.id}` : '/campaigns')}>
               Cancelar
             </Button>
-            <Button type="submit" disabled={create.isPending || formState.isSubmitting || !templateId}>
-              {create.isPending || formState.isSubmitting ? 'Creando...' : 'Crear Campaña'}
+            <Button type="submit" disabled={pending || !templateId}>
+              {editing ? (pending ? 'Guardando...' : 'Guardar Cambios') : pending ? 'Creando...' : 'Crear Campaña'}
             </Button>
           </div>
         </div>
@@ -199,4 +280,23 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       {children}
     </Card>
   );
+}
+
+/**
+ * The edit's PUT body: every field of the form, the date only when it changed (emptied = back to
+ * draft), and neither the Kommo account nor the filters for a fixed contact list.
+ */
+export function toUpdatePayload(
+  values: CampaignFormValues,
+  filter: ContactFilter,
+  hours: SendingHoursInput | null,
+  opts: { fixedList: boolean; scheduledBefore: string },
+): UpdateCampaignInput {
+  const { scheduled_at: _omit, message_type: _type, kommo_account_id, filters, ...rest } = toCreatePayload(values, filter);
+  return {
+    ...rest,
+    ...(opts.fixedList ? {} : { kommo_account_id, filters }),
+    ...(values.scheduled_local !== opts.scheduledBefore ? { scheduled_at: localInputToIso(values.scheduled_local) } : {}),
+    sending_hours: hours,
+  };
 }

@@ -5,9 +5,9 @@ import toast from 'react-hot-toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime, formatNumber } from '@/lib/format';
 
-const usd = (n: number) => n.toLocaleString('es-ES', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+export const usd = (n: number) => n.toLocaleString('es-ES', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
-function duration(seconds: number): string {
+export function duration(seconds: number): string {
   if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
   if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
   const h = Math.floor(seconds / 3600);
@@ -15,10 +15,17 @@ function duration(seconds: number): string {
   return m ? `${h} h ${m} min` : `${h} h`;
 }
 
-function budgetText(b: Preflight['budget']): string {
+export function budgetText(b: Preflight['budget']): string {
   if (b.daily_limit === null) return 'Límite diario de Meta desconocido';
   if (b.daily_limit < 0) return 'Límite diario de Meta: ilimitado';
   return `Quedan ${formatNumber(b.left)} de ${formatNumber(b.daily_limit)} destinatarios únicos hoy (24 h)`;
+}
+
+/** The estimated cost: the priced recipients' total, and how many have no rate. */
+export function costText(p: Preflight): string {
+  if (p.attempted === 0) return usd(0);
+  if (p.cost.priced === 0) return 'sin tarifa';
+  return `${usd(p.cost.total)}${p.cost.unpriced ? ` + ${formatNumber(p.cost.unpriced)} sin tarifa` : ''}`;
 }
 
 /**
@@ -75,7 +82,6 @@ function PreflightFigures({
   onDownloadExcluded?: (reason: ExclusionReason) => Promise<void>;
 }) {
   const excluded = p.excluded.filter((e) => e.count > 0);
-  const unpriced = p.cost.unpriced;
   return (
     <div className="space-y-3 text-sm text-gray-700">
       <p>
@@ -120,13 +126,7 @@ function PreflightFigures({
         </div>
         <div className="sm:col-span-2">
           <dt className="text-xs text-gray-600">Costo estimado (Meta, USD)</dt>
-          <dd data-testid="preflight-cost">
-            {p.attempted === 0
-              ? usd(0)
-              : p.cost.priced === 0
-                ? 'sin tarifa'
-                : `${usd(p.cost.total)}${unpriced ? ` + ${formatNumber(unpriced)} sin tarifa` : ''}`}
-          </dd>
+          <dd data-testid="preflight-cost">{costText(p)}</dd>
         </div>
       </dl>
     </div>

@@ -28,3 +28,9 @@ export const isFutureLocalInput = (value: string, now = Date.now()) => {
   const iso = localInputToIso(value);
   return iso !== null && Date.parse(iso) > now;
 };
+
+/** An ISO timestamp as the picker's value in the browser's local time ("2025-06-01T10:30"). */
+export function isoToLocalInput(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : nowAsLocalInput(d);
+}

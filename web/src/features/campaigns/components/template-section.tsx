@@ -8,7 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { templateVariablesQueryOptions, useAccountTemplates } from '@/api/templates';
 import { formatDateTime } from '@/lib/format';
 import { categoryChangeNotice, templateStatusLabel } from '@/lib/template-labels';
-import { templateVariableSlots } from '@masivo/contract/variables';
+import { templateVariableSlots, unmappedSlots } from '@masivo/contract/variables';
 
 /**
  * Why a template cannot be used for a campaign, as the server would refuse it (not approved,
@@ -36,8 +36,8 @@ function useUnmappedVariables(list: Template[]): Map<number, string[]> {
   candidates.forEach((t, i) => {
     const data = results[i]?.data;
     if (!data) return;
-    const mapped = new Set(data.mappings.filter((m) => m.sourceField.trim()).map((m) => m.templateVariable));
-    unmapped.set(t.id, data.variables.filter((v) => !mapped.has(v.key)).map((v) => v.label));
+    // The server's rule: a fixed value counts by its text, a contact field by its name.
+    unmapped.set(t.id, unmappedSlots(data.variables, data.mappings).map((v) => v.label));
   });
   return unmapped;
 }
