@@ -1,5 +1,5 @@
 /**
- * The charts (issue 14): a campaign's stats (timeline, funnel, failures by code) and the
+ * The charts: a campaign's stats (timeline, funnel, failures by code) and the
  * dashboard's 30 days per number, on PostgreSQL, with
  *   - a campaign of 100,000 recipients (target p95 < 300 ms for its stats);
  *   - beside it, 4 more campaigns of the same tenant in the last 30 days, 2 older ones (60 and

@@ -1,5 +1,5 @@
 /**
- * Campaign sender speed and safety (issue 6), against the WhatsApp simulator running in its
+ * Campaign sender speed and safety, against the WhatsApp simulator running in its
  * own process, with delivery webhooks flowing back to the server:
  *   - one number at 80 and at 1,000 msg/s: achieved rate (target within 2 %) and the largest
  *     number of sends the simulator saw in any one-second window (must not exceed the rate);

@@ -1,7 +1,7 @@
 /**
- * Chaos (issue 6): a 20,000-recipient campaign on PostgreSQL while the server sending it is
+ * Chaos: a 20,000-recipient campaign on PostgreSQL while the server sending it is
  * killed with SIGKILL at random moments (at least 10 times) and restarted, with the WhatsApp
- * simulator in its own process and its webhooks flowing back. Checks, as DECISIONS.md §5 asks:
+ * simulator in its own process and its webhooks flowing back. Checks that nothing is sent twice and nothing is lost:
  *   - the simulator sees zero duplicate sends;
  *   - every recipient ends settled (none pending or sending), the campaign completes;
  *   - `unknown` stays at most the rows in flight (claimed, intent committed) at the kills.

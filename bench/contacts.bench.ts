@@ -1,5 +1,5 @@
 /**
- * Filter engine speed (issue 4): filtered count and first page for search, tags AND / OR,
+ * Filter engine speed: filtered count and first page for search, tags AND / OR,
  * custom-field filters and all of them combined, on
  *   - PostgreSQL with 1,000,000 contacts in one account (targets: count p95 < 100 ms, first page p95 < 50 ms);
  *   - embedded PGlite with 200,000 contacts (target: count p95 < 100 ms).

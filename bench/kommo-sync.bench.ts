@@ -1,5 +1,5 @@
 /**
- * Contact sync speed (issue 4): a full sync from the Kommo simulator at the default rate
+ * Contact sync speed: a full sync from the Kommo simulator at the default rate
  * cap (KOMMO_RPS 7 × 250 contacts = 1,750 contacts/s). Targets: at least 95 % of the cap,
  * zero 429s, resident memory under 300 MB for 1,000,000 contacts. Then an incremental sync
  * after 100 changes.

@@ -1,5 +1,5 @@
 /**
- * Write-back to Kommo (issue 14): the results of a 100,000-recipient campaign written to the
+ * Write-back to Kommo: the results of a 100,000-recipient campaign written to the
  * Kommo simulator at the default cap (KOMMO_RPS 7): a note per contact (250 per request), the
  * reply and opt-out tags, and repliers' open leads moved to a stage. Targets: at least 95 % of
  * the cap in requests per second while writing, zero 429s, every contact written once.

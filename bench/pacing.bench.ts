@@ -1,5 +1,5 @@
 /**
- * Exact pacing (issue 12), judged the way Meta judges: a sliding one-second window at the
+ * Exact pacing, judged the way Meta judges: a sliding one-second window at the
  * receiver. The WhatsApp simulator runs in its own process with a long-tailed latency jitter
  * on the way in (5 ms + an exponential tail averaging 15 ms, capped at 80 ms), so requests
  * spaced evenly at the sender bunch up on arrival. One campaign on one number, sent by 1 or 3

@@ -1,5 +1,5 @@
 /**
- * The pre-flight (issue 13): every matched contact classified (valid phone, duplicate,
+ * The pre-flight: every matched contact classified (valid phone, duplicate,
  * blacklist/opt-out, US marketing, frequency cap), the attempted grouped by country, the
  * budget, ETA and cost, on
  *   - PostgreSQL with 1,000,000 contacts in one account (target p95 < 300 ms);

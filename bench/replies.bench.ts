@@ -1,5 +1,5 @@
 /**
- * Replies (issue 14) on PostgreSQL: a campaign of 100,000 recipients Meta delivered, then
+ * Replies on PostgreSQL: a campaign of 100,000 recipients Meta delivered, then
  * 20,000 inbound messages (half replies with `context`, half without, a third of them
  * quick-reply taps on three buttons) plus 1,000 duplicate deliveries, stored as webhook POSTs
  * of 25 messages and applied by the inbox. Printed: the rate at which replies are recorded and

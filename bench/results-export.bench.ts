@@ -1,5 +1,5 @@
 /**
- * The results export (issue 14): `GET /api/campaigns/{id}/results.csv` of a campaign with
+ * The results export: `GET /api/campaigns/{id}/results.csv` of a campaign with
  * 100,000 recipients, downloaded through the HTTP server. Target: the server process's resident
  * memory stays under 200 MB while it streams (keyset pages, never the whole set in memory).
  *

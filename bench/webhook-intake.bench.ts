@@ -1,5 +1,5 @@
 /**
- * Webhook intake at 1,000 msg/s (issue 12): signed status webhooks for a campaign sending
+ * Webhook intake at 1,000 msg/s: signed status webhooks for a campaign sending
  * 1,000 messages a second (sent, delivered 1 s later, read 2 s later: about 3,000 status
  * events a second, `pricing` on sent and delivered, our signed callback data on each) are
  * POSTed for 60 s into the real server on PostgreSQL, from a worker thread. Printed: the intake

@@ -6,7 +6,7 @@ import { preflightForCampaign, preflightForPayload } from '../../services/campai
 
 const tags = ['campaigns'];
 
-/** Issue 13: the pre-flight of a campaign being built (POST) or saved (GET). */
+/** The pre-flight of a campaign being built (POST) or saved (GET). */
 export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
