@@ -6,6 +6,7 @@
  * The PostgreSQL run also loads 4 other tenants of 250,000 (--pg-others) so per-account scoping is exercised.
  *
  *   npx tsx bench/contacts.bench.ts [--pg-size 1000000] [--pglite-size 200000] [--runs 25] [--skip-pg] [--skip-pglite]
+ *     [--only REGEX]   (measure only the scenarios whose name matches, e.g. --only "without|tags OR")
  *
  * Data comes from the simulator's generator (the same distribution the sync stores). The
  * PostgreSQL database is created for the run and dropped after it.
@@ -37,12 +38,15 @@ const { values: args } = parseArgs({
     'reuse-db': { type: 'boolean', default: false },
     /** Load (with --keep-db) and stop: the measuring runs later with --reuse-db. */
     'load-only': { type: 'boolean', default: false },
+    /** Only the scenarios whose name matches this regular expression. */
+    only: { type: 'string' },
   },
 });
 const SEED = 11;
 const RUNS = Number(args.runs);
 
-const scenarios = (): Array<[string, ContactFilterInput]> => countScenarios(SEED);
+const only = args.only ? new RegExp(args.only) : null;
+const scenarios = (): Array<[string, ContactFilterInput]> => countScenarios(SEED).filter(([name]) => !only || only.test(name));
 
 /** `fn` timed RUNS times after two warm-up calls; `after` (untimed) runs after each call. */
 const time = (fn: () => Promise<unknown>, after?: () => Promise<unknown>) => timeRuns(fn, { runs: RUNS, after });

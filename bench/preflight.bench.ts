@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/preflight.bench.ts [--pg-size 1000000] [--pglite-size 200000] [--runs 10] [--skip-pg] [--skip-pglite]
  *     [--pg-keep NAME]   (PostgreSQL: load into database NAME once and keep it; later runs reuse it)
+ *     [--only REGEX]     (measure only the scenarios whose name matches, e.g. --only "without|tags OR")
  *
  * Contacts come from bench/seed-contacts.ts (the contacts bench's data). Besides them: a
  * marketing template, 1 % of the people on the blacklist, 0.5 % opted out, the frequency cap
@@ -31,11 +32,13 @@ const { values: args } = parseArgs({
     'skip-pg': { type: 'boolean', default: false },
     'skip-pglite': { type: 'boolean', default: false },
     'pg-keep': { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
 
-const EMPTY: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} };
+const EMPTY: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} };
+const only = args.only ? new RegExp(args.only) : null;
 
 /** The account's number, its marketing template, blacklist, opt-outs, the cap and past sends. */
 async function world(database: Database, ids: { userId: number; accountId: number }) {
@@ -81,12 +84,13 @@ async function worldOnce(database: Database, ids: { userId: number; accountId: n
 async function measure(label: string, database: Database, ids: { userId: number; accountId: number }, target: number) {
   const w = await worldOnce(database, ids);
   console.log(`\n${label}`);
-  const scenarios: Array<[string, ContactFilter]> = [
+  // Besides "every contact", the count scenarios of tags, a field, the combined filter and the excluded tags.
+  const scenarios = ([
     ['every contact', EMPTY],
     ...countScenarios(SEED)
-      .filter(([name]) => /tags OR|combined|Plan=Pro/.test(name))
+      .filter(([name]) => /tags OR|combined|Plan=Pro|without/.test(name))
       .map(([name, f]) => [name, { ...EMPTY, ...f } as ContactFilter] as [string, ContactFilter]),
-  ];
+  ] as Array<[string, ContactFilter]>).filter(([name]) => !only || only.test(name));
   const rows: Record<string, string | number>[] = [];
   let ok = true;
   for (const [name, filters] of scenarios) {

@@ -67,7 +67,7 @@ export const createCampaignSchema = z.strictObject({
   scheduled_at: z
     .union([z.iso.datetime({ offset: true, error: 'Fecha de programación inválida' }), z.literal(''), z.null()])
     .optional(),
-  filters: contactFilterSchema.optional().default({ searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} }),
+  filters: contactFilterSchema.optional().default({ searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} }),
   deferred_max_attempts: deferredMaxAttemptsSchema.optional().default(2),
   deferred_window_hours: deferredWindowHoursSchema.optional().default(72),
   /** "Horario de envío": null = off; left out = the WhatsApp account's default. */

@@ -13,8 +13,9 @@ export type CustomFieldMode = (typeof CUSTOM_FIELD_MODES)[number];
  */
 export const FILTER_LIMITS = {
   customFields: 50,
-  /** Tags plus "specific" values, all fields together. */
+  /** Tags (included and excluded) plus "specific" values, all fields together. */
   values: 2_000,
+  tagLength: 200,
   searchLength: 200,
   fieldNameLength: 200,
   valueLength: 500,
@@ -43,7 +44,15 @@ export type CustomFieldFilter = z.infer<typeof customFieldFilterSchema>;
 
 export const tagOperatorSchema = z.enum(['AND', 'OR'], { error: 'Operador de etiquetas inválido' });
 
-export const tagsSchema = z.array(z.string().max(200, { error: 'Etiqueta demasiado larga', abort: true })).max(FILTER_LIMITS.values, {
+const tagSchema = z.string({ error: 'Cada etiqueta debe ser un texto' }).max(FILTER_LIMITS.tagLength, { error: 'Etiqueta demasiado larga', abort: true });
+
+export const tagsSchema = z.array(tagSchema, { error: 'Las etiquetas deben ser una lista' }).max(FILTER_LIMITS.values, {
+  error: FILTER_MESSAGES.tooManyValues,
+  abort: true,
+});
+
+/** "Sin las etiquetas": the contacts holding any of these are left out, whatever else matches. */
+export const excludedTagsSchema = z.array(tagSchema, { error: 'Las etiquetas excluidas deben ser una lista' }).max(FILTER_LIMITS.values, {
   error: FILTER_MESSAGES.tooManyValues,
   abort: true,
 });
@@ -56,16 +65,16 @@ export const customFieldFiltersSchema = z
     }
   });
 
-/** Tags and "specific" values together: the one budget that grows the SQL with the input. */
-export function filterValueCount(f: { tags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> }): number {
-  let n = (f.tags ?? []).length;
+/** Tags, excluded tags and "specific" values together: the one budget that grows the SQL with the input. */
+export function filterValueCount(f: { tags?: string[]; excludedTags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> }): number {
+  let n = (f.tags ?? []).length + (f.excludedTags ?? []).length;
   for (const c of Object.values(f.customFieldFilters ?? {})) n += (c.values ?? []).length;
   return n;
 }
 
 /** The cross-field bound, for every schema that carries a filter (body or query string). */
 export function checkFilterValueTotal(ctx: {
-  value: { tags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> };
+  value: { tags?: string[]; excludedTags?: string[]; customFieldFilters?: Record<string, { values?: string[] }> };
   issues: unknown[];
 }): void {
   if (filterValueCount(ctx.value) > FILTER_LIMITS.values) {
@@ -77,6 +86,7 @@ export const contactFilterShape = {
   searchQuery: searchQuerySchema.optional().default(''),
   tags: tagsSchema.optional().default([]),
   tagOperator: tagOperatorSchema.optional().default('OR'),
+  excludedTags: excludedTagsSchema.optional().default([]),
   customFieldFilters: customFieldFiltersSchema.optional().default({}),
 };
 
@@ -104,6 +114,7 @@ export function isFilterActive(f: ContactFilterInput): boolean {
   return (
     (f.searchQuery ?? '').trim() !== '' ||
     (f.tags ?? []).length > 0 ||
+    (f.excludedTags ?? []).length > 0 ||
     Object.values(f.customFieldFilters ?? {}).some((c) => isCustomFieldFilterActive(c))
   );
 }
@@ -114,7 +125,7 @@ export function isFilterActive(f: ContactFilterInput): boolean {
  * so none of them re-encodes a query string by hand.
  */
 
-export const EMPTY_FILTER: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} };
+export const EMPTY_FILTER: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} };
 
 /** Only the field filters that narrow anything travel; the rest would just vary cache keys. */
 export function activeFieldFilters(f: ContactFilter): ContactFilter['customFieldFilters'] {
@@ -129,6 +140,7 @@ export function filterToQuery(f: ContactFilterInput): Record<string, string | un
     searchQuery: full.searchQuery.trim() || undefined,
     tags: full.tags.length ? JSON.stringify(full.tags) : undefined,
     tagOperator: full.tags.length ? full.tagOperator : undefined,
+    excludedTags: full.excludedTags.length ? JSON.stringify(full.excludedTags) : undefined,
     customFieldFilters: Object.keys(fields).length ? JSON.stringify(fields) : undefined,
   };
 }
@@ -140,8 +152,17 @@ export function filterToSearchParams(f: ContactFilterInput, extra: Record<string
   return params;
 }
 
+/** A filter as a request body: `excludedTags` only when there are some, so the spec's payload stays as it was. */
+export type ContactFilterBody = Omit<ContactFilter, 'excludedTags'> & { excludedTags?: string[] };
+
 /** The filter as a request body (export, campaign creation). */
-export function filterToBody(f: ContactFilterInput): ContactFilter {
+export function filterToBody(f: ContactFilterInput): ContactFilterBody {
   const full = { ...EMPTY_FILTER, ...f };
-  return { searchQuery: full.searchQuery.trim(), tags: full.tags, tagOperator: full.tagOperator, customFieldFilters: activeFieldFilters(full) };
+  return {
+    searchQuery: full.searchQuery.trim(),
+    tags: full.tags,
+    tagOperator: full.tagOperator,
+    ...(full.excludedTags.length > 0 ? { excludedTags: full.excludedTags } : {}),
+    customFieldFilters: activeFieldFilters(full),
+  };
 }

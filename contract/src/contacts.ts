@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { idSchema } from './common';
-import { checkFilterValueTotal, contactFilterShape, customFieldFiltersSchema, searchQuerySchema, tagOperatorSchema, tagsSchema } from './contact-filter';
+import {
+  checkFilterValueTotal,
+  contactFilterShape,
+  customFieldFiltersSchema,
+  excludedTagsSchema,
+  searchQuerySchema,
+  tagOperatorSchema,
+  tagsSchema,
+} from './contact-filter';
 
 /** Page sizes the contacts screen offers (spec §9); the API accepts any limit up to the largest. */
 export const CONTACT_PAGE_SIZES = [10, 20, 50, 100] as const;
@@ -61,11 +69,12 @@ const offsetSchema = z.coerce
   .min(0, 'offset inválido')
   .max(MAX_CONTACT_OFFSET, `offset no puede superar ${MAX_CONTACT_OFFSET}; afiná el filtro para ver esos contactos`);
 
-/** The filter as query parameters: tags and customFieldFilters arrive as JSON text. */
+/** The filter as query parameters: tags, excludedTags and customFieldFilters arrive as JSON text. */
 export const contactFilterQueryShape = {
   searchQuery: searchQuerySchema.optional(),
   tags: jsonText(tagsSchema),
   tagOperator: tagOperatorSchema.optional(),
+  excludedTags: jsonText(excludedTagsSchema),
   customFieldFilters: jsonText(customFieldFiltersSchema),
 };
 export const contactFilterQuerySchema = z.object(contactFilterQueryShape).check(checkFilterValueTotal);
@@ -162,8 +171,8 @@ export const exportBodySchema = z
   })
   .check(checkFilterValueTotal)
   .check((ctx) => {
-    const { filters, searchQuery, tags, customFieldFilters } = ctx.value;
-    if (filters && (searchQuery !== '' || tags.length > 0 || Object.keys(customFieldFilters).length > 0)) {
+    const { filters, searchQuery, tags, excludedTags, customFieldFilters } = ctx.value;
+    if (filters && (searchQuery !== '' || tags.length > 0 || excludedTags.length > 0 || Object.keys(customFieldFilters).length > 0)) {
       ctx.issues.push({ code: 'custom', message: 'Envía los filtros dentro de "filters" o sueltos, no de las dos formas', input: ctx.value, path: ['filters'] });
     }
   })

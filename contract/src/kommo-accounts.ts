@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeZoneSchema } from './sending-hours';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
+import { defaultCountrySchema } from './phone-countries';
 
 /** A subdomain goes into a URL only when it is a plain Kommo subdomain. */
 export const SUBDOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -62,6 +63,12 @@ export const updateKommoAccountSchema = z.strictObject({
     .transform((v) => (v === undefined ? undefined : v ? v : null)),
   /** The account's own zone: recipients whose zone is not known otherwise. */
   time_zone: timeZoneSchema.optional(),
+  /**
+   * "País por defecto": national-format phones ("3126547882") are read as numbers of this
+   * country (ISO 3166-1 alpha-2); null or blank: the Kommo account's country. A change re-checks
+   * the stored phones in the background.
+   */
+  default_country: defaultCountrySchema.optional(),
 });
 export type UpdateKommoAccountInput = z.input<typeof updateKommoAccountSchema>;
 
@@ -84,12 +91,40 @@ export const syncContactsRequestSchema = z.strictObject({
   full: z.boolean().optional(),
 });
 
+export const PHONE_RECHECK_STATUSES = ['running', 'done', 'interrupted'] as const;
+export type PhoneRecheckStatus = (typeof PHONE_RECHECK_STATUSES)[number];
+
+/**
+ * The last re-check of the stored phones with a new default country. `interrupted`: cancelled,
+ * or stopped by a failure; the contacts already re-checked keep their new phone.
+ */
+export const phoneRecheckSchema = z.object({
+  status: z.enum(PHONE_RECHECK_STATUSES),
+  /** The country the phones were read in; null: none (only international numbers are valid). */
+  country: z.string().nullable(),
+  /** Contacts looked at, of `total` (the account's contacts when it started). */
+  processed: z.number(),
+  total: z.number(),
+  /** Contacts without a valid phone before that have one now, and the reverse. */
+  became_valid: z.number(),
+  became_invalid: z.number(),
+  /** Contacts whose valid phone became another valid phone. */
+  changed: z.number(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type PhoneRecheck = z.infer<typeof phoneRecheckSchema>;
+
 /** The access token never leaves the server. */
 export const kommoAccountSchema = z.object({
   id: z.number(),
   subdomain: z.string(),
   phone_field_id: z.number(),
+  /** The country of the Kommo account, as Kommo reports it at each sync. */
   country: z.string().nullable(),
+  /** The operator's "País por defecto" (ISO code), or null to follow `country`. */
+  default_country: z.string().nullable().optional(),
+  phone_recheck: phoneRecheckSchema.nullable().optional(),
   time_zone_field: z.string().nullable().optional(),
   time_zone: z.string().optional(),
   sync_status: z.enum(SYNC_STATUSES),
@@ -109,6 +144,7 @@ export const syncStatusSchema = kommoAccountSchema.pick({
   sync_progress_contacts: true,
   last_sync_at: true,
   sync_error_message: true,
+  phone_recheck: true,
 });
 export type SyncStatusInfo = z.infer<typeof syncStatusSchema>;
 

@@ -69,3 +69,51 @@ export const SUGGESTED_CAP = { max_messages: 2, days: 7 } as const;
 /** POST /api/campaigns/preflight: the create payload; the name may still be empty while the screen is filled in. */
 export const preflightRequestSchema = createCampaignSchema.extend({ name: z.string().max(200).optional().default('') });
 export type PreflightRequest = z.input<typeof preflightRequestSchema>;
+
+/** Rows of one exclusion list as CSV at most (the JSON list pages through all of them). */
+export const EXCLUDED_CSV_LIMIT = 100_000;
+export const EXCLUDED_PAGE_LIMIT = 500;
+
+/**
+ * The contacts behind one reason of the pre-flight: GET /api/campaigns/{id}/preflight/excluded
+ * and POST /api/campaigns/preflight/excluded (the create payload as body). `after` is the
+ * `next_after` of the previous page.
+ */
+export const excludedQuerySchema = z.strictObject({
+  reason: z.enum(EXCLUSION_REASONS, { error: 'Motivo de exclusión inválido' }),
+  format: z.enum(['json', 'csv'], { error: 'Formato inválido: usa json o csv' }).default('json'),
+  after: z.coerce
+    .number({ error: 'Cursor inválido' })
+    .int('Cursor inválido')
+    .min(0, 'Cursor inválido')
+    .max(Number.MAX_SAFE_INTEGER, 'Cursor inválido')
+    .default(0),
+  limit: z.coerce
+    .number({ error: 'Límite inválido' })
+    .int('Límite inválido')
+    .min(1, 'Límite inválido')
+    .max(EXCLUDED_PAGE_LIMIT, `Máximo ${EXCLUDED_PAGE_LIMIT} por página`)
+    .default(100),
+});
+export type ExcludedQuery = z.input<typeof excludedQuerySchema>;
+
+export const excludedContactSchema = z.object({
+  /** The Kommo contact (null when it was deleted since). */
+  kommo_id: z.number().nullable(),
+  name: z.string(),
+  /** The phone as stored in Kommo (what the operator corrects there). */
+  phone: z.string().nullable(),
+  /** The number it was read as (E.164), when it is valid. */
+  normalized: z.string().nullable(),
+  reason: z.enum(EXCLUSION_REASONS),
+});
+export type ExcludedContact = z.infer<typeof excludedContactSchema>;
+
+export const excludedPageSchema = z.object({
+  reason: z.enum(EXCLUSION_REASONS),
+  label: z.string(),
+  contacts: z.array(excludedContactSchema),
+  /** The `after` of the next page; null on the last one. */
+  next_after: z.number().nullable(),
+});
+export type ExcludedPage = z.infer<typeof excludedPageSchema>;

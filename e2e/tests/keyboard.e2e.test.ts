@@ -152,7 +152,7 @@ describe('keyboard only', () => {
     // Into the tag chips: one stop; the arrows move inside, Space toggles, the next Tab leaves.
     await tabUntil(page, (f) => !!f.name && (f.tag === 'button') && f.name !== 'Y (Todas)' && f.name !== 'O (Alguna)' && f.name !== 'Filtros de Contactos', { max: 6 });
     const firstChip = (await focused(page)).name;
-    const chipCount = await page.getByRole('group', { name: 'Etiquetas' }).getByRole('button').count();
+    const chipCount = await page.getByRole('group', { name: 'Etiquetas', exact: true }).getByRole('button').count();
     expect(chipCount).toBeGreaterThan(3);
     await page.keyboard.press('ArrowRight');
     const second = (await focused(page)).name;

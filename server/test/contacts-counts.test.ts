@@ -24,6 +24,7 @@ function query(f: ContactFilterInput): URLSearchParams {
   if (f.searchQuery !== undefined) q.set('searchQuery', f.searchQuery);
   if (f.tags !== undefined) q.set('tags', JSON.stringify(f.tags));
   if (f.tagOperator !== undefined) q.set('tagOperator', f.tagOperator);
+  if (f.excludedTags !== undefined) q.set('excludedTags', JSON.stringify(f.excludedTags));
   if (f.customFieldFilters !== undefined) q.set('customFieldFilters', JSON.stringify(f.customFieldFilters));
   return q;
 }
@@ -134,6 +135,9 @@ describe('exact counts from the narrow tables follow every write', () => {
       ['Ciudad contains "mar"', { customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'mar' } } }],
       ['notExists Ciudad and tag', { tags: [t1], customFieldFilters: { Ciudad: { mode: 'notExists' } } }],
       ['search and contains', { searchQuery: 'ez', customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'san' } } }],
+      ['without three tags', { excludedTags: [t1, t2, t3] }],
+      ['search and tag without a tag', { searchQuery: 'ez', tags: [t3], excludedTags: [t1] }],
+      ['notExists Ciudad without a tag', { excludedTags: [t2], customFieldFilters: { Ciudad: { mode: 'notExists' } } }],
     ];
   }
 

@@ -90,6 +90,17 @@ describe('contact filter engine', () => {
     expect(await kommoIds({ tags: ['nadie'] })).toEqual([]);
   });
 
+  it('leaves out the contacts holding any excluded tag, beside the included tags', async () => {
+    expect(await kommoIds({ excludedTags: ['vip'] })).toEqual([2, 4, 5]);
+    expect(await kommoIds({ excludedTags: ['vip', 'lead'] })).toEqual([2, 4]);
+    expect(await kommoIds({ tags: ['cliente'], excludedTags: ['vip'] })).toEqual([2]);
+    expect(await kommoIds({ tags: ['vip', 'cliente'], tagOperator: 'AND', excludedTags: ['lead'] })).toEqual([1]);
+    expect(await kommoIds({ tags: ['vip'], excludedTags: ['vip'] })).toEqual([]);
+    // A tag nobody holds leaves everyone in; a contact without tags is never left out.
+    expect(await kommoIds({ excludedTags: ['nadie'] })).toEqual([1, 2, 3, 4, 5]);
+    expect(await kommoIds({ searchQuery: 'a', excludedTags: ['cliente'], customFieldFilters: { Plan: { mode: 'exists' } } })).toEqual([3]);
+  });
+
   it('applies every custom field mode', async () => {
     expect(await kommoIds({ customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Empresa'] } } })).toEqual([1, 3]);
     expect(await kommoIds({ customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'córdoba' } } })).toEqual([1, 5]);
@@ -134,14 +145,15 @@ describe('contact filter engine', () => {
       { customFieldFilters: { Plan: { mode: 'specific', values: ['Pro', 'Ninguno'] }, Ciudad: { mode: 'notExists' } } },
       { customFieldFilters: { Origen: { mode: 'specific', values: ['Web "oficial"'] } } },
       { customFieldFilters: { Nadie: { mode: 'notExists' } }, tags: ['cliente'] },
+      { excludedTags: ['nuevo', 'cliente'] },
     ];
     const before = await Promise.all(filters.map((f) => kommoIds(f)));
-    expect(before).toEqual([[1, 3], [], [], [], [5], [1, 2]]);
+    expect(before).toEqual([[1, 3], [], [], [], [5], [1, 2], [3, 4, 5]]);
     await t.ctx.db.execute(sql`update contacts set tags = array['vip', 'nuevo'], custom_fields = '{"Plan": "Pro"}'
       where account_id = ${accountId} and kommo_id = 4`);
     await t.ctx.db.execute(sql`delete from contacts where account_id = ${accountId} and kommo_id = 3`);
     const after = await Promise.all(filters.map((f) => kommoIds(f)));
-    expect(after).toEqual([[1, 4], [4], [], [4], [5], [1, 2]]);
+    expect(after).toEqual([[1, 4], [4], [], [4], [5], [1, 2], [5]]);
     // Put the account back as the other tests expect it.
     await t.ctx.db.execute(sql`delete from contacts where account_id = ${accountId} and kommo_id = 4`);
     await insert(accountId, CONTACTS[3]);

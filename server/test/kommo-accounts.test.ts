@@ -161,9 +161,11 @@ describe('CRM accounts API', () => {
     res = await inject({ method: 'GET', url: `/api/kommo/accounts/${account.id}/sync-status` });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: account.id, sync_status: 'syncing' });
+    // The sync fields, and the re-check of the phones the card polls through the same route.
     expect(Object.keys(res.json()).sort()).toEqual(
-      ['id', 'last_sync_at', 'sync_error_message', 'sync_progress_contacts', 'sync_status', 'sync_total_contacts'].sort(),
+      ['id', 'last_sync_at', 'phone_recheck', 'sync_error_message', 'sync_progress_contacts', 'sync_status', 'sync_total_contacts'].sort(),
     );
+    expect(res.json().phone_recheck).toBeNull();
     // No runner yet: it waits. Once one runs, the sync completes.
     env.startRunner();
     const done = await waitForSync(env.t, headers, account.id);

@@ -19,10 +19,17 @@ let w: CampaignWorld;
 let kommoId = 1;
 
 const FILTERS: Record<string, ContactFilter> = {
-  all: { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} },
-  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', customFieldFilters: {} },
-  search: { searchQuery: 'persona', tags: [], tagOperator: 'OR', customFieldFilters: {} },
-  searchAndTag: { searchQuery: 'persona', tags: ['general'], tagOperator: 'OR', customFieldFilters: {} },
+  all: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  search: { searchQuery: 'persona', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  searchAndTag: { searchQuery: 'persona', tags: ['general'], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
+  // Excluded tags alone are every contact minus the holders: people with contacts on both sides stay.
+  withoutVip: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: ['vip'], customFieldFilters: {} },
+  withoutGeneral: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: ['general'], customFieldFilters: {} },
+  withoutTwo: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: ['vip', 'nadie'], customFieldFilters: {} },
+  searchWithoutVip: { searchQuery: 'persona', tags: [], tagOperator: 'OR', excludedTags: ['vip'], customFieldFilters: {} },
+  vipWithoutGeneral: { searchQuery: '', tags: ['vip'], tagOperator: 'OR', excludedTags: ['general'], customFieldFilters: {} },
+  noPlan: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: { Plan: { mode: 'notExists' } } },
 };
 
 const add = (phone: string | null, tags: string[], phoneRaw?: string | null) =>

@@ -41,7 +41,7 @@ async function pastSends(phoneKey: string, count: number, daysAgo: number) {
       kommo_account_id: w.kommoAccountId,
       whatsapp_account_id: w.whatsappAccountId,
       template_id: w.templateId,
-      filters: { searchQuery: 'nadie-coincide', tags: [], tagOperator: 'OR', customFieldFilters: {} },
+      filters: { searchQuery: 'nadie-coincide', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
     });
     await t.ctx.db.execute(sql`insert into campaign_recipients (campaign_id, user_id, phone, phone_key, status, sent_at)
       values (${past.id}, ${userId}, ${'+' + phoneKey}, ${phoneKey}, 'sent', now() - make_interval(days => ${daysAgo}::int))`);
@@ -80,9 +80,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const filters = {
-  all: { searchQuery: '', tags: [], tagOperator: 'OR' as const, customFieldFilters: {} },
-  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR' as const, customFieldFilters: {} },
-  search: { searchQuery: 'Cliente 1', tags: [], tagOperator: 'OR' as const, customFieldFilters: {} },
+  all: { searchQuery: '', tags: [], tagOperator: 'OR' as const, excludedTags: [], customFieldFilters: {} },
+  vip: { searchQuery: '', tags: ['vip'], tagOperator: 'OR' as const, excludedTags: [], customFieldFilters: {} },
+  search: { searchQuery: 'Cliente 1', tags: [], tagOperator: 'OR' as const, excludedTags: [], customFieldFilters: {} },
 };
 
 const preflight = (filter: (typeof filters)[keyof typeof filters]) =>

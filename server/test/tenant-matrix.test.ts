@@ -72,7 +72,7 @@ async function snapshot(userId: number) {
 function bodyFor(method: string, path: string): unknown {
   const key = `${method} ${path}`;
   const known: Record<string, unknown> = {
-    'PUT /api/kommo/accounts/{id}': { subdomain: 'tenantb', access_token: 'tok-b', phone_field_id: 1 },
+    'PUT /api/kommo/accounts/{id}': { subdomain: 'tenantb', access_token: 'tok-b', phone_field_id: 1, default_country: 'CO' },
     'PUT /api/whatsapp-accounts/{id}': {
       name: 'B',
       phone_number: '+5491100000009',
@@ -89,6 +89,14 @@ function bodyFor(method: string, path: string): unknown {
     'POST /api/campaigns/{id}/retry-unknown': { confirm: true },
   };
   return key in known ? known[key] : {};
+}
+
+/** A valid query string for routes that refuse a call without one before any lookup. */
+function queryFor(method: string, path: string): string {
+  const known: Record<string, string> = {
+    'GET /api/campaigns/{id}/preflight/excluded': '?reason=invalid_phone&format=csv',
+  };
+  return known[`${method} ${path}`] ?? '';
 }
 
 interface OpenApiOperation {
@@ -114,7 +122,7 @@ describe('tenant matrix', () => {
         let combos: Array<Record<string, string>> = [{}];
         for (const p of idParams) combos = combos.flatMap((c) => allIds.map((id) => ({ ...c, [p.name]: String(id) })));
         for (const combo of combos) {
-          const url = pathParams.reduce((u, p) => u.replace(`{${p.name}}`, combo[p.name] ?? 'Ciudad'), path);
+          const url = pathParams.reduce((u, p) => u.replace(`{${p.name}}`, combo[p.name] ?? 'Ciudad'), path) + queryFor(method, path);
           const res = await t.app.inject({
             method: method as 'GET',
             url,
@@ -164,6 +172,16 @@ describe('tenant matrix: ids in the body (pre-flight, frequency cap)', () => {
     for (const [field, id] of [['kommo_account_id', ids.kommo], ['whatsapp_account_id', ids.whatsapp], ['template_id', ids.template]] as const) {
       const res = await t.app.inject({ method: 'POST', url: '/api/campaigns/preflight', headers: b.headers, payload: { ...base, [field]: id } });
       expect(res.statusCode, `${field}: ${res.body}`).toBe(404);
+      // The contacts behind an exclusion of that pre-flight: not found either, in both formats.
+      for (const format of ['json', 'csv']) {
+        const list = await t.app.inject({
+          method: 'POST',
+          url: `/api/campaigns/preflight/excluded?reason=invalid_phone&format=${format}`,
+          headers: b.headers,
+          payload: { ...base, [field]: id },
+        });
+        expect(list.statusCode, `${field} ${format}: ${list.body}`).toBe(404);
+      }
     }
     const put = await t.app.inject({ method: 'PUT', url: '/api/settings/frequency-cap', headers: b.headers, payload: { cap: { max_messages: 3, days: 5 } } });
     expect(put.statusCode).toBe(200);

@@ -93,6 +93,7 @@ describe('campaign form', () => {
     searchQuery: '  ana ',
     tags: ['vip'],
     tagOperator: 'AND' as const,
+    excludedTags: ['no_contactar'],
     customFieldFilters: {
       Ciudad: { mode: 'manual' as const, manualValue: 'Lima' },
       Vacio: { mode: 'manual' as const, manualValue: '  ' },
@@ -116,6 +117,7 @@ describe('campaign form', () => {
         searchQuery: 'ana',
         tags: ['vip'],
         tagOperator: 'AND',
+        excludedTags: ['no_contactar'],
         customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'Lima' }, Lista: { mode: 'specific', values: ['a'] } },
       },
     });

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ContactsPage } from '../src/features/contacts/components/contacts-page';
@@ -32,13 +32,13 @@ describe('ContactsPage (spec §2 filters and paging)', () => {
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(expect.arrayContaining(['10', '20', '50', '100']));
     expect(screen.getByTestId('contacts-summary').textContent).toBe('Mostrando 0 al 0 de 0 resultados');
 
-    await userEvent.click(await screen.findByRole('button', { name: 'vip' }));
+    await userEvent.click(within(await screen.findByRole('group', { name: 'Etiquetas' })).getByRole('button', { name: 'vip' }));
     expect(screen.getByText('Activos')).toBeTruthy();
     await waitFor(() => expect(urls().some((u) => u.pathname === '/api/contacts/1/filtered' && u.searchParams.get('tags') === '["vip"]')).toBe(true));
     expect(await screen.findByText('No hay contactos que coincidan con los filtros aplicados')).toBeTruthy();
 
     await userEvent.selectOptions(screen.getByLabelText('Cuenta Kommo'), '2');
-    expect(await screen.findByRole('button', { name: 'otro' })).toBeTruthy();
+    expect(within(await screen.findByRole('group', { name: 'Etiquetas' })).getByRole('button', { name: 'otro' })).toBeTruthy();
     expect(screen.queryByText('Activos')).toBeNull();
     await waitFor(() => expect(urls().some((u) => u.pathname === '/api/contacts/2/filtered')).toBe(true));
     // Not even a first request for the new account may carry the old account's filters.

@@ -87,7 +87,7 @@ export const campaign = (over: Partial<Campaign> = {}): Campaign => ({
   template_language: 'es',
   kommo_account_id: 1,
   whatsapp_account_id: 1,
-  filters: { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} },
+  filters: { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
   total_recipients: 10,
   messages_sent: 0,
   delivered_count: 0,

@@ -51,3 +51,11 @@ export function countryCode(value: string | null | undefined): CountryCode | und
   const upper = (value ?? '').trim().toUpperCase();
   return upper && isSupportedCountry(upper) ? (upper as CountryCode) : undefined;
 }
+
+/**
+ * The region national-format phones of a Kommo account are read in: the operator's default
+ * country ("País por defecto"), else the country Kommo reports for the account.
+ */
+export function accountCountry(a: { defaultCountry?: string | null; country?: string | null }): CountryCode | undefined {
+  return countryCode(a.defaultCountry ?? a.country);
+}

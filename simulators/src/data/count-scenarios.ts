@@ -5,11 +5,12 @@ export interface ScenarioFilter {
   searchQuery?: string;
   tags?: string[];
   tagOperator?: 'AND' | 'OR';
+  excludedTags?: string[];
   customFieldFilters?: Record<string, { mode: 'specific' | 'manual' | 'exists' | 'notExists'; values?: string[]; manualValue?: string }>;
 }
 
 /**
- * The ten count scenarios over generated contacts of one seed: the contacts bench measures them,
+ * The thirteen count scenarios over generated contacts of one seed: the contacts bench measures them,
  * and the counts test checks each count equals the rows it selects. One list, so both agree.
  */
 export function countScenarios(seed: number): Array<[string, ScenarioFilter]> {
@@ -24,6 +25,9 @@ export function countScenarios(seed: number): Array<[string, ScenarioFilter]> {
     ['field contains Ciudad "san"', { customFieldFilters: { Ciudad: { mode: 'manual', manualValue: 'san' } } }],
     ['field exists Origen', { customFieldFilters: { Origen: { mode: 'exists' } } }],
     ['field notExists Origen', { customFieldFilters: { Origen: { mode: 'notExists' } } }],
+    ['without tag (1)', { excludedTags: [t1!] }],
+    ['without tags (2)', { excludedTags: [t1!, t2!] }],
+    ['tags OR (2) without 1', { tags: [t1!, t2!], tagOperator: 'OR', excludedTags: [t3!] }],
     [
       'combined search+tags+fields',
       {

@@ -33,6 +33,10 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   writebackReplyTag: text('writeback_reply_tag'),
   writebackPipelineId: bigint('writeback_pipeline_id', { mode: 'number' }),
   writebackStatusId: bigint('writeback_status_id', { mode: 'number' }),
+  /** 0027: the country national-format phones are read in (ISO 3166-1 alpha-2); null: Kommo's `country`. */
+  defaultCountry: text('default_country'),
+  /** 0027: the last re-check of the stored phones with a new default country (engine/kommo-sync/phone-recheck.ts). */
+  phoneRecheck: jsonb('phone_recheck'),
 });
 
 export const kommoCustomFields = pgTable(

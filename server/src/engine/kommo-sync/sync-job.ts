@@ -5,7 +5,7 @@ import { kommoAccounts, kommoCustomFields } from '../../db/schema/kommo';
 import type { KommoClient } from '../../integrations/kommo/client';
 import { KOMMO_PAGE_LIMIT } from '../../integrations/kommo/client';
 import type { KommoCredentials } from '../../integrations/kommo/types';
-import { countryCode } from '../../lib/phone';
+import { accountCountry, countryCode } from '../../lib/phone';
 import { mapContact } from './contact-mapper';
 import { removeUnseen, upsertContacts } from './contact-writer';
 import { walkContacts } from './page-walker';
@@ -75,7 +75,8 @@ export async function runSyncJob(deps: SyncJobDeps, account: AccountRow, signal:
     });
   }
 
-  const mapperOpts = { phoneFieldId: account.phoneFieldId, country: countryCode(country) };
+  // The operator's default country wins over Kommo's (national numbers of another country).
+  const mapperOpts = { phoneFieldId: account.phoneFieldId, country: accountCountry({ defaultCountry: account.defaultCountry, country }) };
   const pages = walkContacts({
     start: state.cursor!,
     pageSize: KOMMO_PAGE_LIMIT,

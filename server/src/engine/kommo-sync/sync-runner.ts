@@ -7,6 +7,8 @@ import { KommoError } from '../../integrations/kommo/errors';
 import type { BackgroundWork } from '../background-work';
 import { LeaseLostError, SyncStopError } from './sync-errors';
 import { runSyncJob } from './sync-job';
+import { RECHECK_FAILED, runPhoneRecheck } from './phone-recheck';
+import { parseSyncState } from './sync-state';
 
 export interface SyncRunnerOptions {
   client?: KommoClient;
@@ -100,7 +102,14 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
     // even while it waits on Kommo: a cancel takes effect now, not at the next page.
     const signal = AbortSignal.any([stopper.signal, stop.signal]);
     const renew = setInterval(() => void renewLease(account.id, stop), Math.max(1000, leaseMs / 3));
+    // A new default country re-reads the stored phones: a job of this runner, so it never runs
+    // beside a sync of the same account, and resumes like one.
+    const recheck = parseSyncState(account.syncState).requested === 'recheck';
     try {
+      if (recheck) {
+        await runPhoneRecheck({ db: ctx.db, owner, leaseMs }, account, signal);
+        return;
+      }
       await runSyncJob(
         {
           db: ctx.db,
@@ -118,6 +127,10 @@ export function startKommoSyncRunner(ctx: AppContext, opts: SyncRunnerOptions = 
       if (stopper.signal.aborted) return releaseLease(account.id);
       if (stop.signal.aborted || err instanceof LeaseLostError) return; // cancelled, deleted, or restarted by the operator
       // Kommo's refusals are the operator's to read on the account; anything else is ours to read here.
+      if (recheck) {
+        ctx.log.error({ engine: 'kommo-sync', err }, `phone re-check of Kommo account ${account.id} failed`);
+        return await recordFailure(account.id, RECHECK_FAILED);
+      }
       if (!(err instanceof KommoError || err instanceof SyncStopError)) ctx.log.error({ engine: 'kommo-sync', err }, `sync of Kommo account ${account.id} failed`);
       ctx.metrics.syncEnded('error');
       await recordFailure(account.id, failureMessage(err));

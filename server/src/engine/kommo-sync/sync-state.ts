@@ -13,8 +13,12 @@ export interface SyncCursor {
 }
 
 export interface SyncState {
-  /** Set by the API when the operator starts a sync; the rest is set by the runner. */
-  requested?: 'full' | 'auto';
+  /**
+   * Set by the API when the operator starts a sync, or 'recheck' when a new default country
+   * re-reads the stored phones (phone-recheck.ts, which keeps its place in `recheck`).
+   */
+  requested?: 'full' | 'auto' | 'recheck';
+  recheck?: RecheckState;
   mode?: 'full' | 'incremental';
   generation?: number;
   cursor?: SyncCursor;
@@ -24,6 +28,16 @@ export interface SyncState {
   processed?: number;
   /** Contacts expected in total: the previous count, raised as the sync goes past it. */
   estimate?: number;
+}
+
+/** Where a re-check of the stored phones is; saved with every batch written. */
+export interface RecheckState {
+  /** The country the phones are read in (ISO code), or null for international numbers only. */
+  country: string | null;
+  /** The contacts are walked in id order: the last id done. */
+  afterId: number;
+  /** The account's sync status before the re-check, restored when it ends or is cancelled. */
+  previousStatus: 'idle' | 'synced' | 'error';
 }
 
 /** Bound on remembered boundary ids: past it, progress may count a contact twice, nothing worse. */

@@ -1,12 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { preflightRequestSchema, preflightSchema } from '@masivo/contract/preflight';
+import { excludedQuerySchema, preflightRequestSchema, preflightSchema, type ExclusionReason } from '@masivo/contract/preflight';
 import { idParamsSchema } from '@masivo/contract/common';
 import { preflightForCampaign, preflightForPayload } from '../../services/campaigns/preflight';
+import {
+  excludedCsvPlan,
+  excludedFileName,
+  excludedPage,
+  excludedSourceForCampaign,
+  excludedSourceForPayload,
+  type ExcludedSource,
+} from '../../services/campaigns/preflight-excluded';
 
 const tags = ['campaigns'];
 
-/** The pre-flight of a campaign being built (POST) or saved (GET). */
+/** The pre-flight of a campaign being built (POST) or saved (GET), and the contacts behind each exclusion. */
 export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
@@ -17,5 +26,32 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
 
   app.get('/:id/preflight', { schema: { tags, params: idParamsSchema, response: { 200: preflightSchema } } }, (request) =>
     preflightForCampaign(ctx.db, request.userId, request.params.id),
+  );
+
+  /** One exclusion list: a page of JSON, or (format=csv) the whole list as a file to download. */
+  async function sendExcluded(
+    reply: FastifyReply,
+    source: ExcludedSource,
+    query: { reason: ExclusionReason; format: 'json' | 'csv'; after: number; limit: number },
+  ) {
+    if (query.format === 'json') return excludedPage(ctx.db, source, query.reason, query.after, query.limit);
+    const csv = await excludedCsvPlan(ctx.db, source, query.reason);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${excludedFileName(source, query.reason)}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(csv));
+  }
+
+  app.get(
+    '/:id/preflight/excluded',
+    { schema: { tags, params: idParamsSchema, querystring: excludedQuerySchema } },
+    async (request, reply) => sendExcluded(reply, await excludedSourceForCampaign(ctx.db, request.userId, request.params.id), request.query),
+  );
+
+  app.post(
+    '/preflight/excluded',
+    { schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
+    async (request, reply) => sendExcluded(reply, await excludedSourceForPayload(ctx.db, request.userId, request.body), request.query),
   );
 }

@@ -29,7 +29,7 @@ type FilterQuery = z.output<typeof contactFilterQuerySchema>;
 
 /** The query string's filter parts as the filter object the engine takes. */
 function filterOf(q: FilterQuery): ContactFilterInput {
-  return { searchQuery: q.searchQuery, tags: q.tags, tagOperator: q.tagOperator, customFieldFilters: q.customFieldFilters };
+  return { searchQuery: q.searchQuery, tags: q.tags, tagOperator: q.tagOperator, excludedTags: q.excludedTags, customFieldFilters: q.customFieldFilters };
 }
 
 /** `{count}` as the spec has it; `approximate: true` only on an estimate (count-cache.ts). */

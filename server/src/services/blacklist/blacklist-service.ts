@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { phoneKey, toE164 } from '../../lib/phone';
 import { likePattern } from '../contacts/filter-engine';
 import { ownedAccount } from '../contacts/account-access';
-import { countryCode } from '../../lib/phone';
+import { accountCountry as countryOfAccount } from '../../lib/phone';
 
 type Row = typeof blacklist.$inferSelect;
 
@@ -41,7 +41,7 @@ export function normaliseBlacklistPhone(raw: string, country: CountryCode | unde
 export function createBlacklistService(db: Db) {
   async function accountCountry(userId: number, accountId: number) {
     const account = await ownedAccount(db, userId, accountId);
-    return countryCode(account.country);
+    return countryOfAccount(account);
   }
   const owned = (userId: number, accountId: number) => and(eq(blacklist.userId, userId), eq(blacklist.accountId, accountId));
 

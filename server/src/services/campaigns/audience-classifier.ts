@@ -113,7 +113,7 @@ function verdictCtes(r: AudienceRules): SQL {
     r.contactListOf != null
       ? sql`select l.contact_id, l.phone, l.phone_key, l.bsuid
       from campaign_audience_contacts l
-      where l.campaign_id = ${r.contactListOf}::int and l.user_id = ${r.userId}::int`
+      where l.campaign_id = ${r.contactListOf}::int and l.user_id = ${r.userId}::int ${listExclusionSql(r)}`
       : sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
       from contacts c
       where ${contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters })}`;
@@ -154,6 +154,18 @@ function verdictCtes(r: AudienceRules): SQL {
     )`;
 }
 
+/**
+ * A frozen contact list keeps its filter's excluded tags (a follow-up carries its source's): a
+ * listed contact that holds one of them now is left out, as the filter would leave it out.
+ * Empty when there are none.
+ */
+export function listExclusionSql(r: Pick<AudienceRules, 'userId' | 'kommoAccountId' | 'filters'>, contactId: SQL = sql`l.contact_id`): SQL {
+  const excluded = r.filters.excludedTags ?? [];
+  if (excluded.length === 0) return sql``;
+  const holders = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: { tags: excluded, tagOperator: 'OR' } });
+  return sql`and not exists (select 1 from contacts c where c.id = ${contactId} and ${holders})`;
+}
+
 export interface AudienceCounts {
   matched: number;
   attempted: number;
@@ -183,7 +195,10 @@ const noExclusions = (): Record<ExclusionReason, number> => ({
  * - a filter with conditions: its contact_facets rows (they carry the phone key, 0026), grouped
  *   by key;
  * - every contact: contact_people_prefixes, and index probes into contact_people;
- * - a follow-up's frozen list (campaign_audience_contacts): its rows, grouped by key.
+ * - only a "none of them" condition (excluded tags, or a field that must not exist): the same,
+ *   minus the contacts holding the keys (read through contact_facets' GIN index);
+ * - a follow-up's frozen list (campaign_audience_contacts): its rows, grouped by key, less
+ *   the contacts now holding an excluded tag of its filter.
  * The freeze always classifies the contacts (`classified`); tests hold both to the same figures
  * after every kind of write.
  */
@@ -205,10 +220,19 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
         return countMatched(
           tx,
           rules,
-          sql`select l.phone_key from campaign_audience_contacts l where l.campaign_id = ${rules.contactListOf}::int and l.user_id = ${rules.userId}::int`,
+          sql`select l.phone_key from campaign_audience_contacts l
+            where l.campaign_id = ${rules.contactListOf}::int and l.user_id = ${rules.userId}::int ${listExclusionSql(rules)}`,
         );
       }
       if (!search && groups.length === 0) return countWholeAccount(tx, rules);
+      // Only a "none of them" condition (excluded tags, a field that must not exist): every
+      // contact minus the ones holding the keys, so the cost follows those few, not the account.
+      if (!search && groups.length === 1 && groups[0]!.negated) {
+        const held = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, [
+          { ...groups[0]!, negated: false },
+        ]);
+        return countWholeAccount(tx, rules, held && sql`select f.phone_key from ${held.from} where ${held.where}`);
+      }
       const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, groups, search);
       if (!match) return { matched: 0, attempted: 0, excluded: noExclusions(), prefixes: [] };
       return countMatched(tx, rules, sql`select f.phone_key from ${match.from} where ${match.where}`);
@@ -332,31 +356,54 @@ async function countMatched(tx: Queryable, r: AudienceRules, audience: SQL): Pro
   return tallyPrefixes(r, matched, prefixRows, flagged);
 }
 
-/** Every contact of an account: the maintained prefix counts, and index probes for the flagged keys. */
-async function countWholeAccount(tx: Queryable, r: AudienceRules): Promise<AudienceCounts> {
-  const [totals] = await rowsOf<{ matched: number | string | null }>(
+/**
+ * Every contact of an account: the maintained prefix counts, and index probes for the flagged
+ * keys. With `without` (`select phone_key …` of the contacts to leave out), those contacts are
+ * taken off: grouped by key, a person leaves when all of its contacts do (its `contact_people.n`),
+ * and a flagged person only counts while some of its contacts stay.
+ */
+async function countWholeAccount(tx: Queryable, r: AudienceRules, without?: SQL | null): Promise<AudienceCounts> {
+  const account = sql`${r.kommoAccountId}::int`;
+  // The left-out contacts by key (the null key: those without a valid phone), and by prefix the
+  // contacts and the people they take away.
+  const heldCte = without
+    ? sql`held as (select w.phone_key, count(*)::int as n from (${without}) w group by w.phone_key),
+      gone as (
+        select left(h.phone_key, 4) as prefix, sum(h.n)::int as contacts, (count(*) filter (where h.n >= q.n))::int as people
+        from held h join contact_people q on q.account_id = ${account} and q.phone_key = h.phone_key
+        group by 1
+      )`
+    : sql`held as (select null::text as phone_key, 0 as n where false),
+      gone as (select null::text as prefix, 0 as contacts, 0 as people where false)`;
+  // One statement, so the left-out contacts (`held`) are read once: the matched total, the
+  // prefix counts, and one index probe per flagged key (offset 0 keeps it a probe: hashing the
+  // account's people would read all of them).
+  const rows = await rowsOf<{ kind: 'total' | 'prefix' | 'flag'; prefix: string; reason: string; people: number | string; contacts: number | string; sample: string | null }>(
     tx,
-    sql`select (select k.n from contact_key_counts k where k.account_id = ${r.kommoAccountId}::int and k.key = '#') as matched`,
-  );
-  const prefixRows = await rowsOf<PrefixRow>(
-    tx,
-    sql`select x.prefix, x.people, x.contacts,
+    sql`with ${blockedAndCappedCtes(r)}, ${heldCte}
+        select 'total' as kind, null::text as prefix, null::text as reason,
+          ((select k.n from contact_key_counts k where k.account_id = ${account} and k.key = '#')
+            - (select coalesce(sum(h.n), 0) from held h))::bigint as people,
+          0::bigint as contacts, null::text as sample
+        union all
+        select 'prefix', x.prefix, null, (x.people - coalesce(g.people, 0))::bigint, (x.contacts - coalesce(g.contacts, 0))::bigint,
           (select p.phone_key from contact_people p where p.account_id = x.account_id and p.phone_key >= x.prefix
-            order by p.phone_key limit 1) as sample
-        from contact_people_prefixes x where x.account_id = ${r.kommoAccountId}::int and x.contacts > 0`,
-  );
-  // One index probe per flagged key (offset 0 keeps it a probe: hashing the account's people
-  // would read all of them).
-  const flagged = await rowsOf<FlaggedRow>(
-    tx,
-    sql`with ${blockedAndCappedCtes(r)}
-        select left(p.phone_key, 4) as prefix, ${FLAG_REASON} as reason, count(*)::int as people
+            order by p.phone_key limit 1)
+        from contact_people_prefixes x left join gone g on g.prefix = x.prefix
+        where x.account_id = ${account} and x.contacts > 0
+        union all
+        select 'flag', left(p.phone_key, 4), ${FLAG_REASON}, count(*)::bigint, 0::bigint, null
         from (select k from blocked union select phone_key from capped) f
-        cross join lateral (select q.phone_key from contact_people q
-          where q.account_id = ${r.kommoAccountId}::int and q.phone_key = f.k offset 0) p
-        group by 1, 2`,
+        cross join lateral (select q.phone_key, q.n from contact_people q
+          where q.account_id = ${account} and q.phone_key = f.k offset 0) p
+        left join held h on h.phone_key = p.phone_key
+        where p.n > coalesce(h.n, 0)
+        group by 2, 3`,
   );
-  return tallyPrefixes(r, Number(totals?.matched ?? 0), prefixRows, flagged);
+  const matched = Number(rows.find((row) => row.kind === 'total')?.people ?? 0);
+  const prefixRows: PrefixRow[] = rows.filter((row) => row.kind === 'prefix');
+  const flagged: FlaggedRow[] = rows.filter((row) => row.kind === 'flag');
+  return tallyPrefixes(r, matched, prefixRows, flagged);
 }
 
 /** A phone's country (ISO 3166 alpha-2), or a BSUID's country prefix; null when unknown. */

@@ -10,6 +10,7 @@ import {
   type RecipientGroup,
   type RecipientGroupQuery,
 } from '@masivo/contract/campaigns';
+import { contactFilterSchema, EMPTY_FILTER } from '@masivo/contract/contact-filter';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { campaigns } from '../../db/schema/index';
@@ -19,6 +20,7 @@ import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import type { CampaignRow } from './campaign-view';
+import { listExclusionSql } from './audience-classifier';
 import { groupLabel } from './follow-up-view';
 import { recipientGroupWhere } from './recipient-groups';
 
@@ -33,13 +35,29 @@ function normalizedGroup(q: { group: RecipientGroup; hours?: number; button?: st
   return { group: q.group };
 }
 
-/** The source campaign's recipients in the group who are a contact: one row per contact (its first recipient row). */
+/** The source's excluded tags ("Sin las etiquetas"): they carry over to the follow-up. */
+function excludedTagsOf(source: CampaignRow): string[] {
+  const parsed = contactFilterSchema.safeParse(source.filters ?? {});
+  return parsed.success ? parsed.data.excludedTags : [];
+}
+
+/**
+ * The source campaign's recipients in the group who are a contact: one row per contact (its
+ * first recipient row), less those who hold one of the source's excluded tags now (tagged since
+ * the source was sent).
+ */
 function groupContactsSql(source: CampaignRow, userId: number, q: RecipientGroupQuery, now: Date) {
   const where = recipientGroupWhere(q, now);
+  const excluded = source.kommoAccountId
+    ? listExclusionSql(
+        { userId, kommoAccountId: source.kommoAccountId, filters: { ...EMPTY_FILTER, excludedTags: excludedTagsOf(source) } },
+        sql`r.contact_id`,
+      )
+    : sql``;
   return sql`select distinct on (r.contact_id) r.contact_id, r.phone, r.phone_key, r.bsuid
       from campaign_recipients r
       where r.campaign_id = ${source.id} and r.user_id = ${userId}::int and r.contact_id is not null
-        ${where ? sql`and ${where}` : sql``}
+        ${where ? sql`and ${where}` : sql``} ${excluded}
       order by r.contact_id, r.id`;
 }
 
@@ -92,7 +110,7 @@ export async function createFollowUp(ctx: AppContext, userId: number, sourceId: 
         templateId: template.id,
         templateName: template.name,
         templateLanguage: template.language,
-        filters: { searchQuery: '', tags: [], tagOperator: 'OR', customFieldFilters: {} },
+        filters: { ...EMPTY_FILTER, excludedTags: excludedTagsOf(source) },
         totalRecipients: 0,
         pendingCount: 0,
         deferredMaxAttempts: source.deferredMaxAttempts,

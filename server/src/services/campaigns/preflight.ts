@@ -16,7 +16,7 @@ import { parseWith } from '../../lib/parse-with';
 import { estimateCost } from '../pricing/estimate-cost';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { portfolioKey, portfolioUsage } from '../whatsapp-accounts/messaging-limit';
-import { countAudience, countryOfRecipient, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
+import { countAudience, countryOfRecipient, frequencyCapOf, REASON_MESSAGE, type AudienceRules } from './audience-classifier';
 import { assertOwnKommoAccount, assertOwnWhatsAppAccount } from './campaign-references';
 import { loadCampaignRow } from './campaign-queries';
 import { recipientZone } from './recipient-zone';
@@ -38,13 +38,15 @@ export interface PreflightInput {
 }
 
 /**
- * THE pre-flight: who will be attempted, who not and why, the portfolio's daily
- * budget and the waves it needs, the ETA and the cost. The counts come from the classifier the
- * freeze inserts from (audience-classifier.ts), so `attempted` is exactly the recipients a start
- * on the same data freezes as pending. Used by the new-campaign screen (POST), the detail
- * screen (GET), and campaign creation (`matched` becomes `total_recipients`).
+ * The classifier's rules for a pre-flight (after the access checks): the template decides
+ * marketing (US numbers, frequency cap) and whether it is unfit. Shared with the lists of the
+ * excluded contacts (preflight-excluded.ts), so a list holds exactly the contacts a count counts.
  */
-export async function runPreflight(db: Db, userId: number, input: PreflightInput): Promise<Preflight> {
+export async function preflightRules(
+  db: Db,
+  userId: number,
+  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf'>,
+): Promise<{ rules: AudienceRules; templateProblem: string | null; category: string; cap: { maxMessages: number; days: number } | null }> {
   await assertOwnKommoAccount(db, userId, input.kommoAccountId);
   await assertOwnWhatsAppAccount(db, userId, input.whatsappAccountId);
   const [template] = await db
@@ -63,7 +65,7 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
   const category = (template.category ?? '').toUpperCase();
   const marketing = category === 'MARKETING';
   const cap = await frequencyCapOf(db, userId);
-  const counts = await countAudience(db, {
+  const rules: AudienceRules = {
     userId,
     kommoAccountId: input.kommoAccountId,
     filters: input.filters,
@@ -71,7 +73,20 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
     cap: marketing ? cap : null,
     templateUnfit: templateProblem !== null,
     contactListOf: input.contactListOf ?? null,
-  });
+  };
+  return { rules, templateProblem, category, cap };
+}
+
+/**
+ * THE pre-flight: who will be attempted, who not and why, the portfolio's daily
+ * budget and the waves it needs, the ETA and the cost. The counts come from the classifier the
+ * freeze inserts from (audience-classifier.ts), so `attempted` is exactly the recipients a start
+ * on the same data freezes as pending. Used by the new-campaign screen (POST), the detail
+ * screen (GET), and campaign creation (`matched` becomes `total_recipients`).
+ */
+export async function runPreflight(db: Db, userId: number, input: PreflightInput): Promise<Preflight> {
+  const { rules, templateProblem, category, cap } = await preflightRules(db, userId, input);
+  const counts = await countAudience(db, rules);
   const byCountry = new Map<string | null, number>();
   const [kommo] = await db
     .select({ timeZone: kommoAccounts.timeZone })

@@ -8,7 +8,13 @@ export const ACCOUNT_NOT_FOUND = 'Cuenta Kommo no encontrada';
 /** The access check every contacts and blacklist call starts with: a foreign id is simply not found. */
 export async function ownedAccount(db: Db, userId: number, accountId: number) {
   const [row] = await db
-    .select({ id: kommoAccounts.id, subdomain: kommoAccounts.subdomain, phoneFieldId: kommoAccounts.phoneFieldId, country: kommoAccounts.country })
+    .select({
+      id: kommoAccounts.id,
+      subdomain: kommoAccounts.subdomain,
+      phoneFieldId: kommoAccounts.phoneFieldId,
+      country: kommoAccounts.country,
+      defaultCountry: kommoAccounts.defaultCountry,
+    })
     .from(kommoAccounts)
     .where(and(eq(kommoAccounts.id, accountId), eq(kommoAccounts.userId, userId)));
   if (!row) throw notFound(ACCOUNT_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
-import { countByFacets, countByKeys, EVERY_CONTACT_KEY, facetKeyGroups, keyArraySql } from './facet-count';
+import { countByFacets, countByKeys, EVERY_CONTACT_KEY, facetKeyGroups, keyArraySql, type KeyGroup } from './facet-count';
 import { narrowSearchSql } from './search-text';
 
 type Execute = (query: SQL) => Promise<Record<string, unknown>[]>;
@@ -11,6 +11,9 @@ type Execute = (query: SQL) => Promise<Record<string, unknown>[]>;
  *   "specific" values, "text contains"): a look-up in contact_key_counts;
  *   "not exists" is every contact minus those holding the field; two tags ORed add up their
  *   counts minus the contacts holding both (one indexed intersection);
+ * - excluded tags alone ("none of them"): every contact minus those holding any of them, counted
+ *   as above (one tag: a look-up; more: contact_facets through its GIN index, so the cost follows
+ *   the excluded contacts, not the account);
  * - other tag/field combinations: contact_facets and its GIN index on key ids;
  * - a search alone: contact_search (its trigram index serves rare terms);
  * - a search with conditions: contact_facets joined with contact_search.
@@ -18,7 +21,6 @@ type Execute = (query: SQL) => Promise<Record<string, unknown>[]>;
 export async function exactCount(execute: Execute, p: { userId: number; accountId: number }, filter: ContactFilter): Promise<number> {
   const groups = facetKeyGroups(filter);
   const search = narrowSearchSql(filter.searchQuery);
-  const keys = (g: (typeof groups)[number]) => keyArraySql(g, p.accountId);
   if (search) {
     if (groups.length > 0) return countByFacets(execute, p, groups, search);
     const [row] = await execute(
@@ -29,14 +31,20 @@ export async function exactCount(execute: Execute, p: { userId: number; accountI
   if (groups.length === 0) return countByKeys(execute, p, EVERY_CONTACT_KEY);
   if (groups.length === 1) {
     const [g] = groups;
-    if (g.exclusive && !g.negated) return countByKeys(execute, p, keys(g));
-    if (g.exclusive && g.negated) return (await countByKeys(execute, p, EVERY_CONTACT_KEY)) - (await countByKeys(execute, p, keys(g)));
-    if (!g.negated && g.keys.length === 2) {
-      const [a, b] = g.keys.map((k) => ({ keys: [k], negated: false, exclusive: true }));
-      const [na, nb] = [await countByKeys(execute, p, keys(a)), await countByKeys(execute, p, keys(b))];
-      return na + nb - (await countByFacets(execute, p, [a, b]));
-    }
+    if (!g.negated) return countHolding(execute, p, g);
+    return (await countByKeys(execute, p, EVERY_CONTACT_KEY)) - (await countHolding(execute, p, { ...g, negated: false }));
   }
   return countByFacets(execute, p, groups);
+}
+
+/** Contacts holding any key of one group, by the cheapest exact path. */
+async function countHolding(execute: Execute, p: { userId: number; accountId: number }, g: KeyGroup): Promise<number> {
+  if (g.exclusive) return countByKeys(execute, p, keyArraySql(g, p.accountId));
+  if (g.keys.length === 2) {
+    const [a, b] = g.keys.map((k) => ({ keys: [k], negated: false, exclusive: true }));
+    const [na, nb] = [await countByKeys(execute, p, keyArraySql(a, p.accountId)), await countByKeys(execute, p, keyArraySql(b, p.accountId))];
+    return na + nb - (await countByFacets(execute, p, [a, b]));
+  }
+  return countByFacets(execute, p, [g]);
 }
 

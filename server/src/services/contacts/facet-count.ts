@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { isCustomFieldFilterActive, type ContactFilter } from '@masivo/contract/contact-filter';
 import { likePattern } from './search-text';
+import { tagClauses } from './tag-clauses';
 
 /**
  * Tag and field conditions as "filter keys" (0002_kommo.sql): 't' || tag, 'f' || field,
@@ -44,11 +45,10 @@ export function keyArraySql(g: KeyGroup, accountId: number): SQL {
 /** The filter's tag and field conditions as key groups (the search is not one of them). */
 export function facetKeyGroups(filter: ContactFilter): KeyGroup[] {
   const groups: KeyGroup[] = [];
-  const tags = [...new Set(filter.tags)];
-  if (tags.length > 0) {
-    const keyOf = (t: string) => sql`'t' || ${t}::text`;
-    if (filter.tagOperator === 'AND') for (const t of tags) groups.push({ keys: [keyOf(t)], negated: false, exclusive: true });
-    else groups.push({ keys: tags.map(keyOf), negated: false, exclusive: tags.length === 1 });
+  const keyOf = (t: string) => sql`'t' || ${t}::text`;
+  for (const { holds, tags } of tagClauses(filter)) {
+    if (holds === 'all') for (const t of tags) groups.push({ keys: [keyOf(t)], negated: false, exclusive: true });
+    else groups.push({ keys: tags.map(keyOf), negated: holds === 'none', exclusive: tags.length === 1 });
   }
   for (const [field, f] of Object.entries(filter.customFieldFilters)) {
     if (!isCustomFieldFilterActive(f)) continue;

@@ -13,6 +13,7 @@ import { rowsOf, withoutJit } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
 import { exactCount } from './exact-count';
 import { contactSearchSql, likePattern } from './search-text';
+import { tagClauses, type TagClause } from './tag-clauses';
 
 export { likePattern, SEARCH_TEXT } from './search-text';
 
@@ -22,7 +23,7 @@ export { likePattern, SEARCH_TEXT } from './search-text';
  *
  * Every condition is written to hit an index of 0002_kommo.sql:
  * - search: trigram GIN on SEARCH_TEXT (the exact same expression);
- * - tags: GIN on tags (`@>` for AND, `&&` for OR);
+ * - tags: GIN on tags (`@>` for AND, `&&` for OR; excluded tags are `not &&`, tag-clauses.ts);
  * - custom fields: GIN (jsonb_ops) on custom_fields (`@>` for specific values, `?` for exists),
  *   and trigram GIN on custom_fields::text as a pre-filter for "text contains".
  * Values are always bound parameters; field names too.
@@ -50,7 +51,7 @@ export const FILTER_PARAMETER_BUDGET = 10_000;
 export function filterParameterCount(filter: ContactFilter): number {
   let n = 2; // user and account
   if (filter.searchQuery.trim()) n += 2; // text, and the digits alone
-  n += filter.tags.length;
+  n += filter.tags.length + filter.excludedTags.length;
   for (const f of Object.values(filter.customFieldFilters)) {
     if (!isCustomFieldFilterActive(f)) continue;
     if (f.mode === 'specific') n += (f.values ?? []).length;
@@ -67,8 +68,7 @@ export function contactFilterSql(p: FilterParams): SQL {
   const parts: SQL[] = [sql`c.user_id = ${p.userId}`, sql`c.account_id = ${p.accountId}`];
   const search = contactSearchSql(filter.searchQuery);
   if (search) parts.push(search);
-  const tags = tagCondition(filter.tags, filter.tagOperator);
-  if (tags) parts.push(tags);
+  for (const clause of tagClauses(filter)) parts.push(tagCondition(clause));
   for (const [field, f] of Object.entries(filter.customFieldFilters)) {
     const cond = customFieldCondition(field, f);
     if (cond) parts.push(cond);
@@ -83,10 +83,12 @@ function textArray(values: string[]): SQL {
   )}]::text[]`;
 }
 
-function tagCondition(tags: string[], operator: 'AND' | 'OR'): SQL | null {
-  const unique = [...new Set(tags)];
-  if (unique.length === 0) return null;
-  return operator === 'AND' ? sql`c.tags @> ${textArray(unique)}` : sql`c.tags && ${textArray(unique)}`;
+/** `contacts.tags` is never null (default '{}'), so "none of them" is simply `not &&`. */
+function tagCondition(clause: TagClause): SQL {
+  const tags = textArray(clause.tags);
+  if (clause.holds === 'all') return sql`c.tags @> ${tags}`;
+  if (clause.holds === 'any') return sql`c.tags && ${tags}`;
+  return sql`not (c.tags && ${tags})`;
 }
 
 /** Field values are stored as non-empty text, so "exists" is simply the key being present. */

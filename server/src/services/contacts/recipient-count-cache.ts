@@ -5,5 +5,6 @@ export function filterKey(f: ContactFilterInput): string {
   const fields = Object.entries(f.customFieldFilters ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => [k, v.mode, [...(v.values ?? [])].sort(), v.manualValue ?? v.value ?? '']);
-  return JSON.stringify([(f.searchQuery ?? '').trim(), [...(f.tags ?? [])].sort(), f.tagOperator ?? 'OR', fields]);
+  const excluded = [...new Set(f.excludedTags ?? [])].sort();
+  return JSON.stringify([(f.searchQuery ?? '').trim(), [...(f.tags ?? [])].sort(), f.tagOperator ?? 'OR', excluded, fields]);
 }

@@ -1,9 +1,22 @@
-import type { KommoAccount, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
+import type { KommoAccount, PhoneRecheck, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
 import type { kommoAccounts } from '../../db/schema/kommo';
+import { parseRecheck } from './phone-recheck-state';
 
 type Row = typeof kommoAccounts.$inferSelect;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** A re-check of the phones is running while the account's sync slot holds it. */
+export const recheckRunning = (r: Row) =>
+  r.syncStatus === 'syncing' && (r.syncState as { requested?: string } | null)?.requested === 'recheck';
+
+/** The last re-check of the phones; one left 'running' without its job (cancelled, failed) is interrupted. */
+export function toPhoneRecheck(r: Row): PhoneRecheck | null {
+  const stored = parseRecheck(r.phoneRecheck);
+  if (!stored) return null;
+  const status = stored.status === 'running' && !recheckRunning(r) ? 'interrupted' : stored.status;
+  return { ...stored, status };
+}
 
 /** The API view of an account: everything but the token and the sync runner's bookkeeping. */
 export function toKommoAccount(r: Row): KommoAccount {
@@ -14,6 +27,8 @@ export function toKommoAccount(r: Row): KommoAccount {
     time_zone_field: r.timeZoneField ?? null,
     time_zone: r.timeZone,
     country: r.country,
+    default_country: r.defaultCountry ?? null,
+    phone_recheck: toPhoneRecheck(r),
     sync_status: r.syncStatus,
     sync_total_contacts: r.syncTotalContacts,
     sync_progress_contacts: r.syncProgressContacts,
@@ -33,5 +48,6 @@ export function toSyncStatus(r: Row): SyncStatusInfo {
     sync_progress_contacts: a.sync_progress_contacts,
     last_sync_at: a.last_sync_at,
     sync_error_message: a.sync_error_message,
+    phone_recheck: a.phone_recheck,
   };
 }

@@ -13,17 +13,33 @@ import { kommoDeadline } from '../../integrations/kommo/errors';
 import { SYNC_CANCELLED } from '../../engine/kommo-sync/sync-errors';
 import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { createThrottle } from './fields-throttle';
-import { toKommoAccount, toSyncStatus } from './account-row';
+import { toKommoAccount, toPhoneRecheck, toSyncStatus } from './account-row';
+import { queueRecheckSet } from './phone-recheck-state';
+import { accountCountry } from '../../lib/phone';
 import { rowsOf } from '../../db/sql';
 
 export const ACCOUNT_NOT_FOUND = 'Cuenta Kommo no encontrada';
 export const EDIT_WHILE_SYNCING =
   'No se puede cambiar el subdominio, el token ni el campo de teléfono mientras la cuenta se sincroniza. Espera a que termine o cancela la sincronización.';
+export const COUNTRY_WHILE_SYNCING =
+  'No se puede cambiar el país por defecto mientras la cuenta se sincroniza o revisa sus teléfonos. Espera a que termine o cancélala.';
 export const NOT_SYNCING = 'La cuenta no tiene una sincronización en curso';
 export const FIELDS_RATE_LIMITED = 'Demasiadas consultas de campos a Kommo. Espera un minuto e intenta de nuevo.';
 /** "Obtener Campos": calls per user per minute, and the most one call may take. */
 export const FIELDS_PER_MINUTE = 10;
 export const FIELDS_TIMEOUT_MS = 25_000;
+
+type Row = typeof kommoAccounts.$inferSelect;
+
+/**
+ * A default country needs a re-check of the stored phones when it changes the country they are
+ * read in, or when the last re-check did not finish.
+ */
+function needsRecheck(current: Row, defaultCountry: string | null): boolean {
+  const before = accountCountry(current) ?? null;
+  const after = accountCountry({ ...current, defaultCountry }) ?? null;
+  return before !== after || toPhoneRecheck(current)?.status === 'interrupted';
+}
 
 /** Every query carries the user id: another user's account is simply not found. */
 export function createKommoAccountsService(ctx: AppContext) {
@@ -78,6 +94,11 @@ export function createKommoAccountsService(ctx: AppContext) {
       if (input.phone_field_id !== undefined) patch.phoneFieldId = input.phone_field_id;
       if (input.time_zone_field !== undefined) patch.timeZoneField = input.time_zone_field;
       if (input.time_zone !== undefined) patch.timeZone = input.time_zone;
+      // A new default country re-reads the stored phones in the background (the sync runner's
+      // job, so never beside a sync); saving the same country again finishes an interrupted one.
+      const recheck = input.default_country !== undefined && needsRecheck(current, input.default_country ?? null);
+      if (input.default_country !== undefined) patch.defaultCountry = input.default_country;
+      if (recheck) Object.assign(patch, queueRecheckSet(accountCountry({ ...current, defaultCountry: input.default_country }) ?? null));
       // Another Kommo account or another phone field: the next sync must read everything again.
       if (
         (input.subdomain !== undefined && input.subdomain !== current.subdomain) ||
@@ -90,13 +111,14 @@ export function createKommoAccountsService(ctx: AppContext) {
       // over the edit: such an edit waits until the sync ends or is cancelled. The condition is
       // in the update itself, so a sync started meanwhile cannot slip between check and write.
       const touchesSync = input.subdomain !== undefined || !!input.access_token || input.phone_field_id !== undefined;
-      const where = touchesSync ? and(owned(userId, id), ne(kommoAccounts.syncStatus, 'syncing')) : owned(userId, id);
+      const where = touchesSync || recheck ? and(owned(userId, id), ne(kommoAccounts.syncStatus, 'syncing')) : owned(userId, id);
       try {
         const [row] = await db.update(kommoAccounts).set(patch).where(where).returning();
         if (!row) {
           await find(userId, id);
-          throw conflict(EDIT_WHILE_SYNCING);
+          throw conflict(touchesSync ? EDIT_WHILE_SYNCING : COUNTRY_WHILE_SYNCING);
         }
+        if (recheck) ctx.signals.syncRequested();
         return toKommoAccount(row);
       } catch (err) {
         throw duplicateSubdomain(err, input.subdomain ?? current.subdomain);
@@ -161,8 +183,11 @@ export function createKommoAccountsService(ctx: AppContext) {
       const [row] = await db
         .update(kommoAccounts)
         .set({
-          syncStatus: 'error',
-          syncErrorMessage: SYNC_CANCELLED,
+          // A cancelled re-check of the phones leaves the account as it was before (its card
+          // shows the re-check as interrupted); a cancelled sync is an error the operator reads.
+          syncStatus: sql`case when ${kommoAccounts.syncState} ->> 'requested' = 'recheck'
+            then coalesce(${kommoAccounts.syncState} -> 'recheck' ->> 'previousStatus', 'idle') else 'error' end`,
+          syncErrorMessage: sql`case when ${kommoAccounts.syncState} ->> 'requested' = 'recheck' then ${kommoAccounts.syncErrorMessage} else ${SYNC_CANCELLED} end`,
           syncState: null,
           syncLeaseOwner: null,
           syncLeaseExpiresAt: null,

@@ -26,7 +26,7 @@ export interface ContactFilterPanelProps {
 
 /**
  * The contact filter of the spec, shared by the contacts screen and the campaign form:
- * free-text search, tag chips with AND / OR, and a mode per custom field.
+ * free-text search, tag chips with AND / OR, the tags to leave out, and a mode per custom field.
  */
 export function ContactFilterPanel({
   accountId,
@@ -127,14 +127,30 @@ export function ContactFilterPanel({
 }
 
 
+/**
+ * The included tags (any / all) and the excluded ones ("Sin las etiquetas"). A tag is on one side
+ * at most: choosing it on one side takes it off the other, so the filter never contradicts itself.
+ */
 function TagSection({ value, onChange, tags, loading }: { value: ContactFilter; onChange(f: ContactFilter): void; tags: string[]; loading: boolean }) {
   if (loading) return <p className="text-sm text-gray-500">Cargando etiquetas...</p>;
+  const excluded = value.excludedTags ?? [];
   return (
-    <TagFilter
-      tags={tags}
-      selected={value.tags}
-      operator={value.tagOperator}
-      onChange={(next, tagOperator) => onChange({ ...value, tags: next, tagOperator })}
-    />
+    <div className="space-y-4">
+      <TagFilter
+        tags={tags}
+        selected={value.tags}
+        operator={value.tagOperator}
+        onChange={(next, tagOperator) => onChange({ ...value, tags: next, tagOperator, excludedTags: excluded.filter((t) => !next.includes(t)) })}
+      />
+      {tags.length > 0 && (
+        <TagFilter
+          exclude
+          tags={tags}
+          selected={excluded}
+          operator={value.tagOperator}
+          onChange={(next) => onChange({ ...value, excludedTags: next, tags: value.tags.filter((t) => !next.includes(t)) })}
+        />
+      )}
+    </div>
   );
 }

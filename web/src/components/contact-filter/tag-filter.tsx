@@ -7,7 +7,11 @@ interface TagFilterProps {
   selected: string[];
   operator: ContactFilter['tagOperator'];
   onChange(tags: string[], operator: ContactFilter['tagOperator']): void;
+  /** "Sin las etiquetas": red chips, no AND / OR (a contact holding any of them is left out). */
+  exclude?: boolean;
 }
+
+const LABEL = { include: 'Etiquetas', exclude: 'Sin las etiquetas' } as const;
 
 const MOVES: Record<string, (i: number, last: number) => number> = {
   ArrowRight: (i, last) => Math.min(last, i + 1),
@@ -23,7 +27,8 @@ const MOVES: Record<string, (i: number, last: number) => number> = {
  * The chips are one Tab stop (roving tabindex): arrows, Home and End move between them, Space or
  * Enter toggles one. With 30 tags a Tab per chip made the campaign form 61 presses long.
  */
-export function TagFilter({ tags, selected, operator, onChange }: TagFilterProps) {
+export function TagFilter({ tags, selected, operator, onChange, exclude = false }: TagFilterProps) {
+  const label = exclude ? LABEL.exclude : LABEL.include;
   const [active, setActive] = useState(0);
   const chips = useRef<Array<HTMLButtonElement | null>>([]);
   const hintId = useId();
@@ -41,34 +46,39 @@ export function TagFilter({ tags, selected, operator, onChange }: TagFilterProps
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className="text-sm font-medium text-gray-700">Etiquetas</span>
+        <span className="text-sm font-medium text-gray-700">{label}</span>
         <div className="flex items-center gap-2">
-          <div role="group" aria-label="Operador de etiquetas" className="inline-flex overflow-hidden rounded-md border border-gray-300 text-xs">
-            {(['AND', 'OR'] as const).map((op) => (
-              <button
-                key={op}
-                type="button"
-                aria-pressed={operator === op}
-                onClick={() => onChange(selected, op)}
-                className={cn('px-2.5 py-1 font-medium', operator === op ? 'bg-blue-600 text-white' : 'bg-white text-gray-700 hover:bg-gray-50')}
-              >
-                {op === 'AND' ? 'Y (Todas)' : 'O (Alguna)'}
-              </button>
-            ))}
-          </div>
+          {!exclude && (
+            <div role="group" aria-label="Operador de etiquetas" className="inline-flex overflow-hidden rounded-md border border-gray-300 text-xs">
+              {(['AND', 'OR'] as const).map((op) => (
+                <button
+                  key={op}
+                  type="button"
+                  aria-pressed={operator === op}
+                  onClick={() => onChange(selected, op)}
+                  className={cn('px-2.5 py-1 font-medium', operator === op ? 'bg-blue-600 text-white' : 'bg-white text-gray-700 hover:bg-gray-50')}
+                >
+                  {op === 'AND' ? 'Y (Todas)' : 'O (Alguna)'}
+                </button>
+              ))}
+            </div>
+          )}
           {selected.length > 0 && (
             <button type="button" onClick={() => onChange([], operator)} className="text-xs text-blue-700 hover:underline">
-              Limpiar selección ({selected.length})
+              {exclude ? 'Limpiar exclusiones' : 'Limpiar selección'} ({selected.length})
             </button>
           )}
         </div>
       </div>
+      {exclude && (
+        <p className="text-xs text-gray-500">Quedan fuera los contactos con alguna de estas etiquetas, aunque cumplan los demás filtros.</p>
+      )}
       {tags.length === 0 ? (
         <p className="text-sm text-gray-500">No hay etiquetas en esta cuenta</p>
       ) : (
         <div
           role="group"
-          aria-label="Etiquetas"
+          aria-label={label}
           aria-describedby={hintId}
           onKeyDown={onKeyDown}
           className="flex max-h-36 flex-wrap gap-2 overflow-y-auto rounded-md border border-gray-100 p-2"
@@ -86,14 +96,24 @@ export function TagFilter({ tags, selected, operator, onChange }: TagFilterProps
                 }}
                 type="button"
                 aria-pressed={on}
+                // Each tag has a chip on both sides: the name says which one this is.
+                aria-label={exclude ? `Excluir ${tag}` : undefined}
                 tabIndex={i === current ? 0 : -1}
                 onFocus={() => setActive(i)}
                 onClick={() => toggle(tag)}
                 className={cn(
                   'rounded-full border px-3 py-1 text-xs font-medium transition-colors max-sm:min-w-0',
-                  on ? 'border-blue-600 bg-blue-600 text-white' : 'border-gray-300 bg-white text-gray-700 hover:border-blue-400',
+                  on && !exclude && 'border-blue-600 bg-blue-600 text-white',
+                  on && exclude && 'border-red-700 bg-red-700 text-white',
+                  !on && 'border-gray-300 bg-white text-gray-700',
+                  !on && (exclude ? 'hover:border-red-400' : 'hover:border-blue-400'),
                 )}
               >
+                {on && exclude && (
+                  <span aria-hidden="true" className="mr-1">
+                    ✕
+                  </span>
+                )}
                 {tag}
               </button>
             );

@@ -1,3 +1,4 @@
+import { downloadExcluded } from '../api/download-excluded';
 import { useCampaignPreflight } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
 
@@ -11,6 +12,7 @@ export function CampaignPreflight({ id, fixedList = false }: { id: number; fixed
       isFetching={preflight.isFetching}
       error={preflight.error}
       matchedLabel={fixedList ? 'contactos de la lista fija' : undefined}
+      onDownloadExcluded={(reason) => downloadExcluded({ campaignId: id }, reason)}
     />
   );
 }

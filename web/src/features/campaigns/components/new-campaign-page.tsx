@@ -24,6 +24,7 @@ import { filterToBody } from '@masivo/contract/contact-filter';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePreflightDraft } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
+import { downloadExcluded } from '../api/download-excluded';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 
@@ -170,7 +171,13 @@ export function NewCampaignPage() {
         <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />
 
         <div className="grid grid-cols-1 items-end gap-4 md:grid-cols-[minmax(0,1fr)_auto]">
-          <PreflightPanel data={preflightBody ? preflight.data : undefined} isLoading={preflight.isLoading} isFetching={preflight.isFetching} error={preflight.error} />
+          <PreflightPanel
+            data={preflightBody ? preflight.data : undefined}
+            isLoading={preflight.isLoading}
+            isFetching={preflight.isFetching}
+            error={preflight.error}
+            onDownloadExcluded={preflightBody ? (reason) => downloadExcluded({ draft: preflightBody }, reason) : undefined}
+          />
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onClick={() => navigate('/campaigns')}>
               Cancelar

@@ -1,5 +1,8 @@
-import type { Preflight } from '@masivo/contract/preflight';
-import { PlaneTakeoff } from 'lucide-react';
+import type { ExclusionReason, Preflight } from '@masivo/contract/preflight';
+import { Download, PlaneTakeoff } from 'lucide-react';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { errorMessage } from '@/lib/api-client';
 import { formatDateTime, formatNumber } from '@/lib/format';
 
 const usd = (n: number) => n.toLocaleString('es-ES', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
@@ -30,6 +33,7 @@ export function PreflightPanel({
   error,
   placeholder,
   matchedLabel = 'contactos que coinciden con los filtros',
+  onDownloadExcluded,
 }: {
   data: Preflight | undefined;
   isLoading: boolean;
@@ -38,6 +42,8 @@ export function PreflightPanel({
   placeholder?: string;
   /** What `matched` counts: the filter's contacts, or a follow-up's fixed list. */
   matchedLabel?: string;
+  /** Downloads the contacts behind one exclusion reason; each reason becomes a button when given. */
+  onDownloadExcluded?: (reason: ExclusionReason) => Promise<void>;
 }) {
   return (
     <section aria-labelledby="preflight-title" className="min-w-0 rounded-lg border border-gray-200 bg-white p-4" data-testid="preflight-panel">
@@ -52,14 +58,22 @@ export function PreflightPanel({
         ) : !data ? (
           <p className="text-sm text-gray-600">{isLoading ? 'Calculando...' : placeholder ?? 'Completa la cuenta Kommo, la cuenta de WhatsApp y la plantilla.'}</p>
         ) : (
-          <PreflightFigures p={data} matchedLabel={matchedLabel} />
+          <PreflightFigures p={data} matchedLabel={matchedLabel} onDownloadExcluded={onDownloadExcluded} />
         )}
       </div>
     </section>
   );
 }
 
-function PreflightFigures({ p, matchedLabel }: { p: Preflight; matchedLabel: string }) {
+function PreflightFigures({
+  p,
+  matchedLabel,
+  onDownloadExcluded,
+}: {
+  p: Preflight;
+  matchedLabel: string;
+  onDownloadExcluded?: (reason: ExclusionReason) => Promise<void>;
+}) {
   const excluded = p.excluded.filter((e) => e.count > 0);
   const unpriced = p.cost.unpriced;
   return (
@@ -76,8 +90,8 @@ function PreflightFigures({ p, matchedLabel }: { p: Preflight; matchedLabel: str
           <h3 className="font-medium text-gray-900">Excluidos</h3>
           <ul className="mt-1 max-w-md space-y-0.5" data-testid="preflight-excluded">
             {excluded.map((e) => (
-              <li key={e.reason} className="flex justify-between gap-4">
-                <span>{e.label.charAt(0).toUpperCase() + e.label.slice(1)}</span>
+              <li key={e.reason} className="flex items-center justify-between gap-4">
+                <ExclusionLabel reason={e.reason} label={e.label} count={e.count} onDownload={onDownloadExcluded} />
                 <span className="font-medium tabular-nums text-gray-900">{formatNumber(e.count)}</span>
               </li>
             ))}
@@ -116,5 +130,45 @@ function PreflightFigures({ p, matchedLabel }: { p: Preflight; matchedLabel: str
         </div>
       </dl>
     </div>
+  );
+}
+
+/** A reason's label; with `onDownload`, a button that downloads its contacts (name, phone as in Kommo, reason). */
+function ExclusionLabel({
+  reason,
+  label,
+  count,
+  onDownload,
+}: {
+  reason: ExclusionReason;
+  label: string;
+  count: number;
+  onDownload?: (reason: ExclusionReason) => Promise<void>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const text = label.charAt(0).toUpperCase() + label.slice(1);
+  if (!onDownload) return <span>{text}</span>;
+  const click = async () => {
+    setBusy(true);
+    try {
+      await onDownload(reason);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Error al descargar la lista'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      onClick={() => void click()}
+      disabled={busy}
+      aria-label={`Descargar la lista: ${text} (${formatNumber(count)} ${count === 1 ? 'contacto' : 'contactos'})`}
+      className="tap-target inline-flex items-center gap-1 text-left text-blue-700 underline decoration-dotted underline-offset-2 hover:text-blue-900 disabled:text-gray-500"
+    >
+      {text}
+      <Download className="h-3.5 w-3.5 shrink-0" aria-hidden="true" />
+      {busy && <span className="text-xs text-gray-600">descargando...</span>}
+    </button>
   );
 }

@@ -39,3 +39,12 @@ export function useCancelContactSync() {
 }
 
 export const useFetchKommoFields = () => useMutation({ mutationFn: fetchKommoFields });
+
+/** "País por defecto": null follows the Kommo account's country. A change re-checks the stored phones. */
+export const updateDefaultCountry = ({ id, country }: { id: number; country: string | null }) =>
+  api.put<KommoAccount>(`/kommo/accounts/${id}`, { default_country: country });
+
+export function useUpdateDefaultCountry() {
+  const invalidate = useInvalidateAccounts();
+  return useMutation({ mutationFn: updateDefaultCountry, onSuccess: invalidate });
+}

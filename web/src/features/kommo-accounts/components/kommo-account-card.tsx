@@ -12,6 +12,8 @@ import { formatDateTime, formatNumber } from '@/lib/format';
 import { useSyncStatus } from '../api/get-sync-status';
 import { useCancelContactSync, useDeleteKommoAccount, useStartContactSync } from '../api/kommo-account-mutations';
 import { SyncStatusBadge } from './sync-status-badge';
+import { KommoCountrySettings } from './kommo-country-settings';
+import { Badge } from '@/components/ui/badge';
 import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
 import { KommoWritebackSettings } from './kommo-writeback-settings';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
@@ -26,6 +28,8 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
   // While a sync runs, the fresh status wins over the (slower) list.
   const s = account.sync_status === 'syncing' && live.data ? { ...account, ...live.data } : account;
   const syncing = s.sync_status === 'syncing' || sync.isPending;
+  // A new default country re-checks the phones in the sync's slot: the card says so, not "Sincronizando".
+  const rechecking = s.sync_status === 'syncing' && s.phone_recheck?.status === 'running';
 
   // When the live status says the sync ended, the list (totals, last sync) is refreshed once.
   const wasSyncing = useRef(s.sync_status === 'syncing');
@@ -36,7 +40,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
 
   const total = Math.max(s.sync_total_contacts, s.sync_progress_contacts);
   // Kommo lists have no count: a first sync learns its total only at the end.
-  const totalUnknown = s.sync_status === 'syncing' && s.sync_total_contacts <= s.sync_progress_contacts;
+  const totalUnknown = s.sync_status === 'syncing' && !rechecking && s.sync_total_contacts <= s.sync_progress_contacts;
   const pct = totalUnknown ? 100 : total > 0 ? (s.sync_progress_contacts / total) * 100 : 0;
 
   const onSync = () =>
@@ -47,7 +51,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
 
   const onCancel = () =>
     cancel.mutate(account.id, {
-      onSuccess: () => toast.success('Sincronización cancelada'),
+      onSuccess: () => toast.success(rechecking ? 'Revisión de teléfonos cancelada' : 'Sincronización cancelada'),
       onError: (err) => toast.error(errorMessage(err, 'Error al cancelar la sincronización')),
     });
 
@@ -67,7 +71,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
           <p className="text-xs text-gray-500">{account.subdomain}.kommo.com</p>
         </div>
         <div className="flex items-center gap-2">
-          <SyncStatusBadge status={s.sync_status} />
+          {rechecking ? <Badge tone="blue">Revisando teléfonos</Badge> : <SyncStatusBadge status={s.sync_status} />}
           <button
             type="button"
             onClick={onDelete}
@@ -110,6 +114,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
         </dl>
       </div>
 
+      <KommoCountrySettings account={account} recheck={s.phone_recheck} busy={syncing} />
       <KommoTimeZoneSettings account={account} />
       <KommoWritebackSettings account={account} />
 
@@ -119,15 +124,15 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
         </p>
       )}
 
-      <div className="mt-auto flex gap-2">
+      <div className="mt-auto flex flex-wrap gap-2">
         <Button onClick={onSync} disabled={syncing} className="flex-1">
           <RefreshCw className={syncing ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} aria-hidden="true" />
-          {syncing ? 'Sincronizando...' : 'Sincronizar'}
+          {rechecking ? 'Revisando teléfonos...' : syncing ? 'Sincronizando...' : 'Sincronizar'}
         </Button>
         {s.sync_status === 'syncing' && (
           <Button variant="secondary" onClick={onCancel} disabled={cancel.isPending} className="flex-1">
             <Square className="h-4 w-4" aria-hidden="true" />
-            Cancelar sincronización
+            {rechecking ? 'Cancelar revisión' : 'Cancelar sincronización'}
           </Button>
         )}
         <Button variant="secondary" onClick={() => navigate(`/contacts?account=${account.id}`)} className="flex-1">
