@@ -1,5 +1,5 @@
 /**
- * The charts (issue 14): a campaign's stats (timeline, funnel, failures by code) and the
+ * The charts: a campaign's stats (timeline, funnel, failures by code) and the
  * dashboard's 30 days per number, on PostgreSQL, with
  *   - a campaign of 100,000 recipients (target p95 < 300 ms for its stats);
  *   - beside it, 4 more campaigns of the same tenant in the last 30 days, 2 older ones (60 and
@@ -13,12 +13,12 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase, type Database } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
+import type { Database } from '../server/src/db/client';
 import { rowsOf } from '../server/src/db/sql';
 import { campaignStats } from '../server/src/services/campaigns/campaign-stats';
 import { dashboardActivity } from '../server/src/services/dashboard/activity';
+import { openBenchDatabase } from './lib/database';
+import { percentileColumns, timeRuns } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,7 +28,6 @@ const { values: args } = parseArgs({
     'skip-pglite': { type: 'boolean', default: false },
   },
 });
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SIZE = Number(args.size);
 const RUNS = Number(args.runs);
 const TARGET_MS = 300;
@@ -74,33 +73,12 @@ async function campaign(database: Database, userId: number, number: number, days
   return campaignId;
 }
 
-function p(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
-const ms = (v: number) => +v.toFixed(1);
+/** Timed RUNS times after two warm-up calls. */
+const time = (run: () => Promise<unknown>) => timeRuns(run, { runs: RUNS });
 
-async function time(run: () => Promise<unknown>): Promise<number[]> {
-  await run();
-  await run();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  return times;
-}
-
-const name = `masivo_bench_stats_${process.pid}`;
-const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(PG_ADMIN_URL);
-url.pathname = `/${name}`;
-const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+const pgBench = await openBenchDatabase('postgres', 'masivo_bench_stats');
+const { database } = pgBench;
 try {
-  await migrate(database);
   const started = Date.now();
   const mine = await tenant(database, 'stats@bench.test');
   const theirs = await tenant(database, 'other@bench.test');
@@ -119,14 +97,12 @@ try {
     {
       scenario: `campaign stats, ${SIZE.toLocaleString('en')} recipients`,
       result: `${stats.timeline.length} points of ${stats.bucket_minutes} min, funnel ${Object.values(stats.funnel).join('/')}, ${stats.failures.length} codes`,
-      p50: ms(p(statsTimes, 0.5)),
-      [`p95 (< ${TARGET_MS})`]: `${ms(p(statsTimes, 0.95))} ${p(statsTimes, 0.95) < TARGET_MS ? 'ok' : 'MISS'}`,
+      ...percentileColumns('', statsTimes, TARGET_MS, { p99: false }),
     },
     {
       scenario: `dashboard 30 days, ${(5 * SIZE).toLocaleString('en')} of the tenant's ${(7 * SIZE).toLocaleString('en')} recipients`,
       result: `${activity.numbers.length} numbers, ${sent30.toLocaleString('en')} sent`,
-      p50: ms(p(dashTimes, 0.5)),
-      [`p95 (< ${TARGET_MS})`]: `${ms(p(dashTimes, 0.95))} ${p(dashTimes, 0.95) < TARGET_MS ? 'ok' : 'MISS'}`,
+      ...percentileColumns('', dashTimes, TARGET_MS, { p99: false }),
     },
   ];
   console.table(rows);
@@ -154,16 +130,14 @@ try {
       where r.user_id = ${mine.userId} and r.status = 'failed' and r.failed_at >= now() - interval '30 days' group by 1, 2`);
   }
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name}`);
-  await admin.end();
+  await pgBench.close();
 }
 
 /** The embedded database runs on the event loop: the same campaign there, to know what a viewer costs the process. */
 if (!args['skip-pglite']) {
-  const lite = await openDatabase({});
+  const liteBench = await openBenchDatabase('pglite', 'masivo_bench_stats');
+  const lite = liteBench.database;
   try {
-    await migrate(lite);
     const mine = await tenant(lite, 'stats@bench.test');
     const big = await campaign(lite, mine.userId, mine.numbers[0]!, 1, SIZE);
     await lite.db.execute(sql`analyze campaign_recipients`);
@@ -171,11 +145,11 @@ if (!args['skip-pglite']) {
     const dashTimes = await time(() => dashboardActivity(lite.db, mine.userId, { tz: 'America/Bogota', days: 30 }));
     console.log('\nPGlite (embedded), the same campaign alone');
     console.table([
-      { scenario: `campaign stats, ${SIZE.toLocaleString('en')} recipients`, p50: ms(p(statsTimes, 0.5)), p95: ms(p(statsTimes, 0.95)) },
-      { scenario: `dashboard 30 days, ${SIZE.toLocaleString('en')} recipients`, p50: ms(p(dashTimes, 0.5)), p95: ms(p(dashTimes, 0.95)) },
+      { scenario: `campaign stats, ${SIZE.toLocaleString('en')} recipients`, ...percentileColumns('', statsTimes, undefined, { p99: false }) },
+      { scenario: `dashboard 30 days, ${SIZE.toLocaleString('en')} recipients`, ...percentileColumns('', dashTimes, undefined, { p99: false }) },
     ]);
     console.log('ms; no target: reported because PGlite blocks the event loop while it runs');
   } finally {
-    await lite.close();
+    await liteBench.close();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Campaign sender speed and safety (issue 6), against the WhatsApp simulator running in its
+ * Campaign sender speed and safety, against the WhatsApp simulator running in its
  * own process, with delivery webhooks flowing back to the server:
  *   - one number at 80 and at 1,000 msg/s: achieved rate (target within 2 %) and the largest
  *     number of sends the simulator saw in any one-second window (must not exceed the rate);
@@ -14,18 +14,12 @@
  *
  * PostgreSQL databases are created for the run and dropped after it.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { createContext, type AppContext } from '../server/src/context';
-import { openDatabase, type Database } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
+import type { Database } from '../server/src/db/client';
 import { startCampaignEngine, type CampaignEngine } from '../server/src/engine/campaigns/index';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { createCampaign } from '../server/src/services/campaigns/create-campaign';
@@ -34,6 +28,8 @@ import { startCampaign } from '../server/src/services/campaigns/start-campaign';
 import { rowsOf } from '../server/src/db/sql';
 import { insertContacts, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../server/test/helpers/whatsapp-sim-process';
+import { openBenchDatabase } from './lib/database';
+import { fmt, printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,7 +42,6 @@ const { values: args } = parseArgs({
 });
 const ONLY = new Set(args.only.split(','));
 const SECONDS = Number(args.seconds);
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const WEBHOOK_SECRET = 'bench-webhook-secret';
 const rows: Array<[string, string, string, string]> = [];
 const report = (what: string, value: string, target: string, ok: boolean | null) =>
@@ -70,27 +65,8 @@ async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
     statusDelayMs: 50,
     webhookBatchMax: 200,
   });
-  let database: Database;
-  let drop: () => Promise<void>;
-  if (kind === 'postgres') {
-    const name = `bench_campaigns_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase({ url: url.toString(), poolSize: 12 });
-    await database.db.execute(sql`create extension if not exists pg_trgm`);
-    drop = async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'masivo-bench-'));
-    database = await openDatabase({ dataDir: dir });
-    drop = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  await migrate(database);
+  const bench = await openBenchDatabase(kind, 'bench_campaigns', { poolSize: 12, onDisk: true });
+  const { database } = bench;
   const config = loadConfig({
     APP_SECRET: 'bench-app-secret-bench-app-secret',
     DATA_DIR: '/tmp/masivo-bench',
@@ -117,8 +93,7 @@ async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
       await engine.stop();
       await app.close();
       await sim.close();
-      await database.close();
-      await drop();
+      await bench.close();
     },
   };
 }
@@ -165,7 +140,6 @@ async function waitCompleted(stack: Stack, ids: number[], timeoutMs = 600_000) {
 }
 
 const rateOf = (times: number[]) => (times.length - 1) / ((times.at(-1)! - times[0]) / 1000);
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 async function oneSender(rate: number) {
   const stack = await startStack('postgres');
@@ -293,10 +267,6 @@ if (ONLY.has('pglite')) await aggregate('pglite', 4, Number(args['pglite-rate'])
 if (ONLY.has('freeze')) await freeze(Number(args['freeze-size']));
 if (ONLY.has('pause')) await pauseLatency();
 
-const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['measure', 'result', 'target', ''][i].length));
-const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
-console.log(line(['measure', 'result', 'target', '']));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
+printTable(rows, ['measure', 'result', 'target', '']);
 console.log(`\n(${fmt((Date.now() - started) / 1000, 0)} s)`);
 process.exit(0);

@@ -1,7 +1,7 @@
 /**
- * Chaos (issue 6): a 20,000-recipient campaign on PostgreSQL while the server sending it is
+ * Chaos: a 20,000-recipient campaign on PostgreSQL while the server sending it is
  * killed with SIGKILL at random moments (at least 10 times) and restarted, with the WhatsApp
- * simulator in its own process and its webhooks flowing back. Checks, as DECISIONS.md §5 asks:
+ * simulator in its own process and its webhooks flowing back. Checks that nothing is sent twice and nothing is lost:
  *   - the simulator sees zero duplicate sends;
  *   - every recipient ends settled (none pending or sending), the campaign completes;
  *   - `unknown` stays at most the rows in flight (claimed, intent committed) at the kills.
@@ -14,6 +14,8 @@ import { parseArgs } from 'node:util';
 import { simPromoTemplate } from '../server/test/helpers/campaign-fixtures';
 import { CHAOS_WEBHOOK_SECRET, runChaos } from '../server/test/helpers/chaos-run';
 import { startWhatsAppSimProcess } from '../server/test/helpers/whatsapp-sim-process';
+import { PG_ADMIN_URL } from './lib/database';
+import { printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,7 +24,6 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '400' },
   },
 });
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const recipients = Number(args.recipients);
 const kills = Number(args.kills);
 const rate = Number(args.rate);
@@ -65,10 +66,7 @@ try {
     ['sent / delivered / read counted', `${result.counters.sent} / ${result.counters.delivered} / ${result.counters.read}`, `of ${recipients}`, true],
     ['wall time', `${result.seconds.toFixed(1)} s`, '', true],
   ];
-  const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => String(r[i]).length), 8));
-  console.log(['measure'.padEnd(w[0]), 'result'.padEnd(w[1]), 'target'.padEnd(w[2])].join('  '));
-  console.log(w.map((n) => '-'.repeat(n)).join('  '));
-  for (const r of rows) console.log([r[0].padEnd(w[0]), r[1].padEnd(w[1]), r[2].padEnd(w[2]), r[3] ? 'ok' : 'FAIL'].join('  '));
+  printTable(rows.map(([what, result, target, ok]) => [what, result, target, ok ? 'ok' : 'FAIL']), ['measure', 'result', 'target', '']);
 } finally {
   await sim.close();
 }

@@ -1,5 +1,5 @@
 /**
- * Filter engine speed (issue 4): filtered count and first page for search, tags AND / OR,
+ * Filter engine speed: filtered count and first page for search, tags AND / OR,
  * custom-field filters and all of them combined, on
  *   - PostgreSQL with 1,000,000 contacts in one account (targets: count p95 < 100 ms, first page p95 < 50 ms);
  *   - embedded PGlite with 200,000 contacts (target: count p95 < 100 ms).
@@ -13,10 +13,10 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { countScenarios } from '../simulators/src/data/index';
-import { openDatabase, type Database } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
+import type { Database } from '../server/src/db/client';
+import { openBenchDatabase } from './lib/database';
+import { percentile as p, percentileColumns, timeRuns } from './lib/stats';
 import { load } from './seed-contacts';
 import type { ContactFilterInput } from '../contract/src/contact-filter';
 import { countContacts, listContacts } from '../server/src/services/contacts/filter-engine';
@@ -42,35 +42,14 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SEED = 11;
 const RUNS = Number(args.runs);
 
 const only = args.only ? new RegExp(args.only) : null;
 const scenarios = (): Array<[string, ContactFilterInput]> => countScenarios(SEED).filter(([name]) => !only || only.test(name));
 
-function p(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
 /** `fn` timed RUNS times after two warm-up calls; `after` (untimed) runs after each call. */
-async function time(fn: () => Promise<unknown>, after: () => Promise<unknown> = async () => {}): Promise<number[]> {
-  for (let i = 0; i < 2; i++) {
-    await fn(); // warm caches and plans
-    await after();
-  }
-  const out: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-    await after();
-  }
-  return out;
-}
-
-const ms = (v: number) => +v.toFixed(1);
+const time = (fn: () => Promise<unknown>, after?: () => Promise<unknown>) => timeRuns(fn, { runs: RUNS, after });
 
 /**
  * Per scenario, after a data change (the count cache emptied before every call, as a bumped data
@@ -87,12 +66,7 @@ async function measure(label: string, database: Database, ids: { userId: number;
   const counts = createCountCache(database.db, { estimates: database.kind === 'postgres' });
   const rows: Record<string, string | number>[] = [];
   let ok = true;
-  const mark = (v: number, target: number | undefined) => (target === undefined ? '' : v < target ? ' ok' : ' MISS');
-  const col = (name: string, values: number[], target?: number) => ({
-    [`${name} p50`]: ms(p(values, 0.5)),
-    [`${name} p95${target ? ` (< ${target})` : ''}`]: `${ms(p(values, 0.95))}${mark(p(values, 0.95), target)}`,
-    [`${name} p99`]: ms(p(values, 0.99)),
-  });
+  const col = percentileColumns;
   for (const [name, filter] of scenarios()) {
     const p0 = { ...ids, filter };
     const matches = await countContacts(database.db, p0);
@@ -126,15 +100,11 @@ async function measure(label: string, database: Database, ids: { userId: number;
 }
 
 async function benchPostgres(size: number) {
-  const name = args['keep-db'] ?? `masivo_bench_contacts_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  if (!args['reuse-db']) await admin.query(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const bench = await openBenchDatabase('postgres', 'masivo_bench_contacts', { keep: args['keep-db'] });
+  const { database } = bench;
   try {
-    await migrate(database);
+    if (bench.existed && !args['reuse-db']) throw new Error(`${bench.name} exists: measure it with --reuse-db, or name another`);
+    if (!bench.existed && args['reuse-db']) throw new Error(`${bench.name} does not exist: load it first with --keep-db ${bench.name} --load-only`);
     let ids: { userId: number; accountId: number };
     if (args['reuse-db']) {
       [ids] = await rowsOf<{ userId: number; accountId: number }>(database.db,
@@ -148,21 +118,19 @@ async function benchPostgres(size: number) {
     }
     await measure(`PostgreSQL, ${size.toLocaleString('en')} contacts in one account (${RUNS} runs each)`, database, ids, { count: 100, page: 50 });
   } finally {
-    await database.close();
-    if (!args['keep-db']) await admin.query(`drop database if exists ${name}`);
-    await admin.end();
+    await bench.close();
   }
 }
 
 async function benchPglite(size: number) {
-  const database = await openDatabase({});
+  const bench = await openBenchDatabase('pglite', 'masivo-bench-contacts');
+  const { database } = bench;
   try {
-    await migrate(database);
     console.log(`\nPGlite: loading ${size.toLocaleString('en')} contacts...`);
     const ids = await load(database, size);
     await measure(`PGlite (embedded), ${size.toLocaleString('en')} contacts (${RUNS} runs each)`, database, ids, { count: 100 });
   } finally {
-    await database.close();
+    await bench.close();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Contact sync speed (issue 4): a full sync from the Kommo simulator at the default rate
+ * Contact sync speed: a full sync from the Kommo simulator at the default rate
  * cap (KOMMO_RPS 7 × 250 contacts = 1,750 contacts/s). Targets: at least 95 % of the cap,
  * zero 429s, resident memory under 300 MB for 1,000,000 contacts. Then an incremental sync
  * after 100 changes.
@@ -9,14 +9,11 @@
  * The simulator runs in a child process so the memory figure is the console's alone.
  * A full-size run takes about 10 minutes (1,000,000 / 1,750 per second).
  */
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { rowsOf } from '../server/src/db/sql';
+import { forkBench, nextMessage } from './lib/child';
+import { openBenchDatabase } from './lib/database';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,7 +25,6 @@ const { values: args } = parseArgs({
 const SIZE = Number(args.size);
 const RPS = 7;
 const CAP = RPS * 250;
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (args['sim-child']) {
   // Child: only the simulator, reporting its URL to the parent.
@@ -46,32 +42,17 @@ async function control(url: string, path: string, body?: unknown) {
 }
 
 async function main() {
-  const child = fork(import.meta.filename, ['--sim-child', '--size', String(SIZE)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  const sim = await new Promise<{ url: string; baseUrlTemplate: string; phoneFieldId: number }>((resolve) => child.once('message', resolve as never));
+  const child = forkBench(import.meta.filename, ['--sim-child', '--size', String(SIZE)]);
+  const sim = await nextMessage<{ url: string; baseUrlTemplate: string; phoneFieldId: number }>(child, undefined, 'simulator');
 
   const { loadConfig } = await import('../server/src/config');
   const { createContext } = await import('../server/src/context');
-  const { openDatabase } = await import('../server/src/db/client');
-  const { migrate } = await import('../server/src/db/migrate');
   const { kommoAccounts } = await import('../server/src/db/schema/kommo');
   const { startKommoSyncRunner } = await import('../server/src/engine/kommo-sync/sync-runner');
   const { createKommoAccountsService } = await import('../server/src/services/kommo-accounts/kommo-accounts-service');
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'masivo-bench-sync-'));
-  const dbName = `masivo_bench_sync_${process.pid}`;
-  let admin: pg.Client | undefined;
-  let url: string | undefined;
-  if (!args.pglite) {
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const u = new URL(PG_ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
-  }
-  const database = await openDatabase({ url, dataDir: url ? undefined : dataDir });
-  if (url) await database.db.execute(sql`create extension if not exists pg_trgm`);
-  await migrate(database);
+  const bench = await openBenchDatabase(args.pglite ? 'pglite' : 'postgres', 'masivo_bench_sync', { onDisk: true });
+  const { database, dataDir, url } = bench;
   const config = loadConfig({
     APP_SECRET: 'bench-secret-bench-secret-bench',
     DATA_DIR: dataDir,
@@ -150,12 +131,7 @@ async function main() {
   } finally {
     clearInterval(sampler);
     await runner.stop();
-    await database.close();
-    if (admin) {
-      await admin.query(`drop database if exists ${dbName}`);
-      await admin.end();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     child.disconnect();
   }
 }

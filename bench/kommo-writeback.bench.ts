@@ -1,5 +1,5 @@
 /**
- * Write-back to Kommo (issue 14): the results of a 100,000-recipient campaign written to the
+ * Write-back to Kommo: the results of a 100,000-recipient campaign written to the
  * Kommo simulator at the default cap (KOMMO_RPS 7): a note per contact (250 per request), the
  * reply and opt-out tags, and repliers' open leads moved to a stage. Targets: at least 95 % of
  * the cap in requests per second while writing, zero 429s, every contact written once.
@@ -8,14 +8,11 @@
  *
  * The simulator runs in a child process. About 600 requests: some 90 s at 7 per second.
  */
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { rowsOf } from '../server/src/db/sql';
+import { forkBench, nextMessage } from './lib/child';
+import { openBenchDatabase } from './lib/database';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,7 +23,6 @@ const { values: args } = parseArgs({
 });
 const SIZE = Number(args.size);
 const RPS = 7;
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 if (args['sim-child']) {
   const { startKommoSim } = await import('../simulators/src/kommo/index');
@@ -45,32 +41,17 @@ async function control<T>(url: string, path: string, body?: unknown): Promise<T>
 }
 
 async function main() {
-  const child = fork(import.meta.filename, ['--sim-child', '--size', String(SIZE)], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  const sim = await new Promise<{ url: string; baseUrlTemplate: string }>((resolve) => child.once('message', resolve as never));
+  const child = forkBench(import.meta.filename, ['--sim-child', '--size', String(SIZE)]);
+  const sim = await nextMessage<{ url: string; baseUrlTemplate: string }>(child, undefined, 'simulator');
 
   const { loadConfig } = await import('../server/src/config');
   const { createContext } = await import('../server/src/context');
-  const { openDatabase } = await import('../server/src/db/client');
-  const { migrate } = await import('../server/src/db/migrate');
   const { startKommoWritebackRunner } = await import('../server/src/engine/kommo-writeback/writeback-runner');
   const { createKommoClient } = await import('../server/src/integrations/kommo/client');
   const { createKommoWriteApi } = await import('../server/src/integrations/kommo/write-api');
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'masivo-bench-wb-'));
-  const dbName = `masivo_bench_wb_${process.pid}`;
-  let admin: pg.Client | undefined;
-  let url: string | undefined;
-  if (!args.pglite) {
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    const u = new URL(PG_ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
-  }
-  const database = await openDatabase({ url, dataDir: url ? undefined : dataDir });
-  if (url) await database.db.execute(sql`create extension if not exists pg_trgm`);
-  await migrate(database);
+  const bench = await openBenchDatabase(args.pglite ? 'pglite' : 'postgres', 'masivo_bench_wb', { onDisk: true });
+  const { database, dataDir, url } = bench;
   const config = loadConfig({ APP_SECRET: 'bench-secret-bench-secret-bench', DATA_DIR: dataDir, LOG_LEVEL: 'silent', KOMMO_BASE_URL: sim.baseUrlTemplate, KOMMO_RPS: String(RPS) });
   const ctx = createContext(config, database);
   const db = ctx.db;
@@ -164,12 +145,7 @@ async function main() {
     }
   } finally {
     await runner?.stop();
-    await database.close();
-    if (admin) {
-      await admin.query(`drop database if exists ${dbName}`);
-      await admin.end();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
     child.disconnect();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Exact pacing (issue 12), judged the way Meta judges: a sliding one-second window at the
+ * Exact pacing, judged the way Meta judges: a sliding one-second window at the
  * receiver. The WhatsApp simulator runs in its own process with a long-tailed latency jitter
  * on the way in (5 ms + an exponential tail averaging 15 ms, capped at 80 ms), so requests
  * spaced evenly at the sender bunch up on arrival. One campaign on one number, sent by 1 or 3
@@ -20,26 +20,25 @@
  *
  * --large adds the 30,000-recipient runs (about 20 minutes at 80 msg/s).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
-import { openDatabase } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
 import { rowsOf } from '../server/src/db/sql';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { createCampaign } from '../server/src/services/campaigns/create-campaign';
 import { startCampaign } from '../server/src/services/campaigns/start-campaign';
 import { seedCampaignWorld, simPromoTemplate } from '../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../server/test/helpers/whatsapp-sim-process';
+import { spawnReady, stopChild } from './lib/child';
+import { openBenchDatabase } from './lib/database';
+import { fmt, printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,16 +51,13 @@ const { values: args } = parseArgs({
 const RATES = args.rates.split(',').map(Number);
 const SIZES = (args.sizes ?? (args.large ? '3000,30000' : '3000')).split(',').map(Number);
 const ONLY = new Set(args.only.split(','));
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const JITTER = { baseMs: 5, tailMeanMs: 15, capMs: 80 };
 const here = dirname(fileURLToPath(import.meta.url));
-const tsxLoader = createRequire(import.meta.url).resolve('tsx');
 const ENGINE_CHILD = join(here, '../server/test/helpers/engine-child.ts');
 const APP_SECRET = 'pacing-bench-secret-pacing-bench-secret';
 
 type Row = string[];
 const rows: Row[] = [];
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 /** Replays Meta's check on arrival times: an arrival is refused when the window (t − 1 s, t] already holds `rate` accepted ones. */
 function wouldRefuse(sorted: number[], rate: number): number {
@@ -104,26 +100,11 @@ interface Worker {
 
 async function spawnWorker(env: NodeJS.ProcessEnv): Promise<Worker> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', tsxLoader, ENGINE_CHILD], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const instanceId = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /READY \d+ (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-  });
-  return { child, instanceId };
+  const { child, match } = await spawnReady(ENGINE_CHILD, { ...env, PORT: String(port) }, /READY \d+ (\S+)/);
+  return { child, instanceId: match[1]! };
 }
 
-async function stopWorker(w: Worker, signal: NodeJS.Signals = 'SIGTERM') {
-  if (w.child.exitCode !== null || w.child.signalCode !== null) return;
-  const exited = new Promise((r) => w.child.once('exit', r));
-  w.child.kill(signal);
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-}
+const stopWorker = (w: Worker, signal: NodeJS.Signals = 'SIGTERM') => stopChild(w.child, signal);
 
 interface RunResult {
   arrivals: number[];
@@ -137,20 +118,13 @@ async function runCampaign(
   sim: RemoteWhatsAppSim,
   o: { rate: number; size: number; workers: number; kill?: boolean; fault?: boolean },
 ): Promise<RunResult> {
-  const dbName = `bench_pacing_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const bench = await openBenchDatabase('postgres', 'bench_pacing');
+  const { database } = bench;
   const workers: Worker[] = [];
   try {
-    await database.db.execute(sql`create extension if not exists pg_trgm`);
-    await migrate(database);
     const env = {
       ...process.env,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: bench.url!,
       APP_SECRET,
       ROLE: 'worker',
       WHATSAPP_GRAPH_URL: sim.graphUrl,
@@ -215,9 +189,7 @@ async function runCampaign(
     return { arrivals, handoverMs: o.kill ? handoverMs : 0, faultAt };
   } finally {
     for (const w of workers) await stopWorker(w);
-    await database.close();
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await bench.close();
   }
 }
 
@@ -293,11 +265,7 @@ try {
 }
 
 const header = ['scenario', 'rate', 'recipients', 'achieved msg/s', '% of rate', 'without handover', '130429', 'max 1-s', 'load', ''];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (r: Row) => r.map((c, i) => c.padEnd(widths[i])).join('  ');
 console.log(`\nlatency jitter ${JITTER.baseMs} ms + exp(${JITTER.tailMeanMs} ms), cap ${JITTER.capMs} ms; targets: 0 × 130429, max 1-s ≤ rate, ≥ 97 % of the rate\n`);
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const r of rows) console.log(line(r));
+printTable(rows, header);
 console.log(`\n(${fmt((Date.now() - started) / 1000)} s; load average at the end ${loadavg().map((l) => fmt(l, 2)).join(' ')})`);
 process.exit(0);

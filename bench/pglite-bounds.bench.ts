@@ -14,9 +14,8 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
-import { openDatabase } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
 import { rowsOf } from '../server/src/db/sql';
+import { openBenchDatabase } from './lib/database';
 
 const { values: args } = parseArgs({ options: { contacts: { type: 'string', default: '200000' } } });
 const SIZE = Number(args.contacts);
@@ -29,8 +28,8 @@ const config = loadConfig({
 });
 const BOUND = config.DB_STATEMENT_TIMEOUT_MS;
 
-const database = await openDatabase({});
-await migrate(database);
+const bench = await openBenchDatabase('pglite', 'masivo-bench-bounds');
+const { database } = bench;
 const ctx = createContext(config, database);
 const app = await buildApp(ctx);
 await app.ready();
@@ -168,5 +167,5 @@ console.table(rows);
 const worst = Math.max(...rows.map((r) => Number(r['max event-loop stall ms'])));
 console.log(`worst stall ${worst} ms against the ${BOUND} ms bound → ${worst < BOUND ? 'bound holds' : 'BOUND EXCEEDED'}`);
 await app.close();
-await database.close();
+await bench.close();
 process.exit(worst < BOUND ? 0 : 1);

@@ -11,14 +11,14 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { openDatabase, type Database } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
+import type { Database } from '../server/src/db/client';
 import { rowsOf } from '../server/src/db/sql';
 import { runPhoneRecheck } from '../server/src/engine/kommo-sync/phone-recheck';
 import { kommoAccounts } from '../server/src/db/schema/kommo';
 import { queueRecheckSet } from '../server/src/services/kommo-accounts/phone-recheck-state';
 import { eq } from 'drizzle-orm';
+import { openBenchDatabase } from './lib/database';
+import { percentile } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
@@ -28,7 +28,6 @@ const { values: args } = parseArgs({
     'skip-pglite': { type: 'boolean', default: false },
   },
 });
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function seed(database: Database, size: number): Promise<number> {
   const { db } = database;
@@ -80,39 +79,29 @@ async function run(label: string, database: Database, size: number) {
   await probe;
   const after = await invalid();
   const [done] = await db.select({ r: kommoAccounts.phoneRecheck }).from(kommoAccounts).where(eq(kommoAccounts.id, accountId));
-  waits.sort((a, b) => a - b);
-  const p = (q: number) => waits[Math.min(waits.length - 1, Math.floor(q * waits.length))]?.toFixed(1);
+  const p = (q: number) => percentile(waits, q).toFixed(1);
+  const worst = waits.reduce((a, b) => Math.max(a, b), 0);
   console.log(
     `| ${label} | ${size.toLocaleString('en')} | ${(seedMs / 1000).toFixed(1)} s | ${(recheckMs / 1000).toFixed(1)} s | ` +
-      `${((recheckMs / size) * 1000).toFixed(0)} µs | ${p(0.5)} / ${p(0.99)} / ${waits.at(-1)?.toFixed(1)} ms | ${before} → ${after} | ${JSON.stringify(done.r)} |`,
+      `${((recheckMs / size) * 1000).toFixed(0)} µs | ${p(0.5)} / ${p(0.99)} / ${worst.toFixed(1)} ms | ${before} → ${after} | ${JSON.stringify(done.r)} |`,
   );
 }
 
 console.log('| database | contacts | seed | re-check | per contact | concurrent read p50 / p99 / max | without valid phone | result |');
 console.log('|---|---|---|---|---|---|---|---|');
 if (!args['skip-pg']) {
-  const name = `masivo_bench_recheck_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const bench = await openBenchDatabase('postgres', 'masivo_bench_recheck');
   try {
-    await migrate(database);
-    await run('PostgreSQL', database, Number(args['pg-size']));
+    await run('PostgreSQL', bench.database, Number(args['pg-size']));
   } finally {
-    await database.close();
-    await admin.query(`drop database if exists ${name}`);
-    await admin.end();
+    await bench.close();
   }
 }
 if (!args['skip-pglite']) {
-  const database = await openDatabase({});
+  const bench = await openBenchDatabase('pglite', 'masivo-bench-recheck');
   try {
-    await migrate(database);
-    await run('PGlite', database, Number(args['pglite-size']));
+    await run('PGlite', bench.database, Number(args['pglite-size']));
   } finally {
-    await database.close();
+    await bench.close();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The pre-flight (issue 13): every matched contact classified (valid phone, duplicate,
+ * The pre-flight: every matched contact classified (valid phone, duplicate,
  * blacklist/opt-out, US marketing, frequency cap), the attempted grouped by country, the
  * budget, ETA and cost, on
  *   - PostgreSQL with 1,000,000 contacts in one account (target p95 < 300 ms);
@@ -15,13 +15,13 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { countScenarios } from '../simulators/src/data/index';
-import { openDatabase, type Database } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
+import type { Database } from '../server/src/db/client';
 import type { ContactFilter } from '../contract/src/contact-filter';
 import { rowsOf } from '../server/src/db/sql';
 import { runPreflight } from '../server/src/services/campaigns/preflight';
+import { openBenchDatabase } from './lib/database';
+import { percentile, percentileColumns, timeRuns } from './lib/stats';
 import { load, SEED } from './seed-contacts';
 
 const { values: args } = parseArgs({
@@ -35,7 +35,6 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(args.runs);
 
 const EMPTY: ContactFilter = { searchQuery: '', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} };
@@ -74,11 +73,6 @@ async function world(database: Database, ids: { userId: number; accountId: numbe
   return { whatsappAccountId, templateId };
 }
 
-function p(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-const ms = (v: number) => +v.toFixed(1);
 
 /** The world of an earlier run kept in the database (--pg-keep), or a new one. */
 async function worldOnce(database: Database, ids: { userId: number; accountId: number }) {
@@ -102,25 +96,17 @@ async function measure(label: string, database: Database, ids: { userId: number;
   for (const [name, filters] of scenarios) {
     const run = () =>
       runPreflight(database.db, ids.userId, { kommoAccountId: ids.accountId, whatsappAccountId: w.whatsappAccountId, templateId: w.templateId, filters, startAt: null });
+    // The first call (a warm-up) gives the counts by reason; one more warm-up, then RUNS timed.
     const first = await run();
-    await run();
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t = performance.now();
-      await run();
-      times.push(performance.now() - t);
-    }
-    const p95 = p(times, 0.95);
-    ok &&= p95 < target;
+    const times = await timeRuns(run, { runs: RUNS, warmups: 1 });
+    ok &&= percentile(times, 0.95) < target;
     const ex = Object.fromEntries(first.excluded.map((e) => [e.reason, e.count]));
     rows.push({
       scenario: name,
       matched: first.matched,
       attempted: first.attempted,
       'invalid/dup/black/cap/US': `${ex.invalid_phone}/${ex.duplicate}/${ex.blacklisted}/${ex.frequency_cap}/${ex.us_marketing}`,
-      p50: ms(p(times, 0.5)),
-      [`p95 (< ${target})`]: `${ms(p95)} ${p95 < target ? 'ok' : 'MISS'}`,
-      p99: ms(p(times, 0.99)),
+      ...percentileColumns('', times, target),
     });
   }
   console.table(rows);
@@ -128,19 +114,11 @@ async function measure(label: string, database: Database, ids: { userId: number;
 }
 
 async function benchPostgres(size: number) {
-  const keep = args['pg-keep'];
-  if (keep && !/^[a-z_][a-z0-9_]*$/.test(keep)) throw new Error('--pg-keep: a plain database name');
-  const name = keep ?? `masivo_bench_preflight_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-  if (!exists) await admin.query(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 4 });
+  const t = Date.now();
+  // --pg-keep: a plain database name, created if missing, reused if there, never dropped.
+  const bench = await openBenchDatabase('postgres', 'masivo_bench_preflight', { keep: args['pg-keep'] });
+  const { database, name, applied } = bench;
   try {
-    const t = Date.now();
-    const applied = await migrate(database);
     if (applied.length) {
       // A kept database migrated now: as after the load, autovacuum's pass (visibility map, statistics).
       await database.db.execute(sql`vacuum (analyze) contacts`);
@@ -159,21 +137,19 @@ async function benchPostgres(size: number) {
     }
     await measure(`PostgreSQL, ${size.toLocaleString('en')} contacts in one account`, database, ids, 300);
   } finally {
-    await database.close();
-    if (!keep) await admin.query(`drop database if exists ${name}`);
-    await admin.end();
+    await bench.close();
   }
 }
 
 async function benchPglite(size: number) {
-  const database = await openDatabase({});
+  const bench = await openBenchDatabase('pglite', 'masivo_bench_preflight');
+  const { database } = bench;
   try {
-    await migrate(database);
     console.log(`\nPGlite: loading ${size.toLocaleString('en')} contacts...`);
     const ids = await load(database, size);
     await measure(`PGlite (embedded), ${size.toLocaleString('en')} contacts`, database, ids, 500);
   } finally {
-    await database.close();
+    await bench.close();
   }
 }
 

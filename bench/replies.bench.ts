@@ -1,5 +1,5 @@
 /**
- * Replies (issue 14) on PostgreSQL: a campaign of 100,000 recipients Meta delivered, then
+ * Replies on PostgreSQL: a campaign of 100,000 recipients Meta delivered, then
  * 20,000 inbound messages (half replies with `context`, half without, a third of them
  * quick-reply taps on three buttons) plus 1,000 duplicate deliveries, stored as webhook POSTs
  * of 25 messages and applied by the inbox. Printed: the rate at which replies are recorded and
@@ -13,14 +13,10 @@
  * a second, so the inbox must record at least 300 a second; the detail screen polls every few
  * seconds while sending, so it should answer well under a second.
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
-import { openDatabase } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
 import { jsonParam, rowsOf } from '../server/src/db/sql';
 import { resolveEngineOptions } from '../server/src/engine/campaigns/options';
 import { WebhookInbox } from '../server/src/engine/campaigns/webhook-inbox';
@@ -28,6 +24,8 @@ import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { listMessages } from '../server/src/services/campaigns/campaign-messages';
 import { createCampaign } from '../server/src/services/campaigns/create-campaign';
 import { seedCampaignWorld } from '../server/test/helpers/campaign-fixtures';
+import { openBenchDatabase } from './lib/database';
+import { fmt, percentile, printTable, timeRuns } from './lib/stats';
 
 const PHONE_NUMBER_ID = '910001';
 const WABA_ID = '810001';
@@ -44,7 +42,6 @@ const { values: args } = parseArgs({
 const N = Number(args.recipients);
 const REPLIES = Number(args.replies);
 const RUNS = Number(args.runs);
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const digitsOf = (i: number) => `549110${String(i).padStart(7, '0')}`;
 
@@ -81,16 +78,9 @@ function post(messages: object[]) {
   };
 }
 
-const name = `bench_replies_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const dbUrl = new URL(PG_ADMIN_URL);
-dbUrl.pathname = `/${name}`;
-const database = await openDatabase({ url: dbUrl.toString(), poolSize: 4 });
+const bench = await openBenchDatabase('postgres', 'bench_replies');
+const { database } = bench;
 try {
-  await database.db.execute(sql`create extension if not exists pg_trgm`);
-  await migrate(database);
   const ctx = createContext(loadConfig({ APP_SECRET: 'bench-app-secret-bench-app-secret', DATA_DIR: '/tmp/masivo-bench', LOG_LEVEL: 'silent' }), database);
   const { db } = database;
   const [user] = await rowsOf<{ id: number }>(db, sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`);
@@ -137,22 +127,13 @@ try {
                (select count(*)::int from campaign_recipients where campaign_id = ${c.id} and button_tapped is not null) as tappers`,
   );
 
-  const time = async (fn: () => Promise<unknown>) => {
-    const ms: number[] = [];
-    for (let r = 0; r < RUNS; r++) {
-      const t0 = performance.now();
-      await fn();
-      ms.push(performance.now() - t0);
-    }
-    ms.sort((a, b) => a - b);
-    return ms[Math.min(ms.length - 1, Math.floor(0.95 * ms.length))]!;
-  };
+  /** p95 of RUNS timed calls (no warm-up). */
+  const time = async (fn: () => Promise<unknown>) => percentile(await timeRuns(fn, { runs: RUNS, warmups: 0 }), 0.95);
   const detailP95 = await time(() => getCampaign(db, userId, c.id));
   const repliedP95 = await time(() => listMessages(db, userId, c.id, { group: 'replied', page: 1, limit: 50 }));
   const tappedP95 = await time(() => listMessages(db, userId, c.id, { group: 'tapped', button: 'Ahora no', page: 1, limit: 50 }));
   const detail = await getCampaign(db, userId, c.id);
 
-  const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const rate = REPLIES / seconds;
   const expectedTappers = targets.filter((i) => i % 3 === 0).length;
   const rows: Array<[string, string, string, string]> = [
@@ -166,11 +147,8 @@ try {
     ['recipients "Tocaron «Ahora no»", page 1, p95', `${fmt(tappedP95)} ms`, '< 300 ms', tappedP95 < 300 ? 'ok' : 'FAIL'],
     ['real cost / estimate (USD, shipped card)', `${detail.actual_cost?.total ?? '-'} / ${detail.actual_cost?.estimate?.total ?? '-'}`, '', ''],
   ];
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(r.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  printTable(rows);
   if (rows.some((r) => r[3] === 'FAIL')) process.exitCode = 1;
 } finally {
-  await database.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await bench.close();
 }

@@ -1,5 +1,5 @@
 /**
- * The results export (issue 14): `GET /api/campaigns/{id}/results.csv` of a campaign with
+ * The results export: `GET /api/campaigns/{id}/results.csv` of a campaign with
  * 100,000 recipients, downloaded through the HTTP server. Target: the server process's resident
  * memory stays under 200 MB while it streams (keyset pages, never the whole set in memory).
  *
@@ -10,12 +10,13 @@
  * downloads and counts lines, so the figure is the server's alone. With PGlite the database
  * lives in the server process, so its memory is counted too.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { ask, exited, forkBench, nextMessage } from './lib/child';
+import { scratchPostgres, type ScratchPostgres } from './lib/database';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,7 +28,6 @@ const { values: args } = parseArgs({
 });
 const SIZE = Number(args.size);
 const TARGET_MB = 200;
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MB = 1024 * 1024;
 
 type ToChild = { type: 'measure' } | { type: 'report' } | { type: 'stop' };
@@ -67,7 +67,6 @@ async function seed(opts: ChildOptions) {
   const { rowsOf } = await import('../server/src/db/sql');
   const started = performance.now();
   const database = await openDatabase({ url: opts.databaseUrl, dataDir: opts.databaseUrl ? undefined : opts.dataDir });
-  if (opts.databaseUrl) await database.db.execute(sql`create extension if not exists pg_trgm`);
   await migrate(database);
   const app = await buildApp(createContext(loadConfig(serverEnv(opts)), database));
   await app.ready();
@@ -139,13 +138,6 @@ async function serve(opts: ChildOptions) {
   process.send!({ type: 'ready', url: server.url! } satisfies FromChild);
 }
 
-function ask(proc: ChildProcess, m: ToChild): Promise<FromChild> {
-  return new Promise((resolve) => {
-    proc.once('message', resolve as never);
-    proc.send(m);
-  });
-}
-
 /** Downloads the CSV as a stream, counting lines; nothing of it is kept. */
 async function download(url: string, token: string, campaignId: number) {
   const started = performance.now();
@@ -162,53 +154,35 @@ async function download(url: string, token: string, campaignId: number) {
 }
 
 async function run(engine: 'PostgreSQL' | 'PGlite') {
+  // The children open the database (the seed migrates it); this process only creates and drops it.
   const dataDir = mkdtempSync(join(tmpdir(), 'masivo-bench-results-'));
-  const dbName = `masivo_bench_results_${process.pid}`;
-  let admin: pg.Client | undefined;
-  let databaseUrl: string | undefined;
-  if (engine === 'PostgreSQL') {
-    admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const u = new URL(PG_ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const scratch: ScratchPostgres | undefined = engine === 'PostgreSQL' ? await scratchPostgres('masivo_bench_results') : undefined;
+  const databaseUrl = scratch?.url;
   const start = (mode: ChildOptions['mode']) =>
-    fork(import.meta.filename, ['--child', JSON.stringify({ mode, dataDir, databaseUrl } satisfies ChildOptions), '--size', String(SIZE)], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      stdio: 'inherit',
+    forkBench(import.meta.filename, ['--child', JSON.stringify({ mode, dataDir, databaseUrl } satisfies ChildOptions), '--size', String(SIZE)], {
+      execArgv: ['--expose-gc'],
     });
   const first = <T extends FromChild['type']>(proc: ChildProcess, type: T) =>
-    new Promise<Extract<FromChild, { type: T }>>((resolve, reject) => {
-      proc.on('message', (m: FromChild) => m.type === type && resolve(m as Extract<FromChild, { type: T }>));
-      proc.once('exit', (code) => reject(new Error(`the ${type === 'seeded' ? 'seed' : 'server'} process exited (${code})`)));
-    });
+    nextMessage<FromChild>(proc, (m) => m.type === type, type === 'seeded' ? 'seed' : 'server') as Promise<Extract<FromChild, { type: T }>>;
   let server: ChildProcess | undefined;
   try {
     const seeder = start('seed');
     const seeded = await first(seeder, 'seeded');
-    await new Promise((resolve) => seeder.once('exit', resolve));
+    await exited(seeder);
     server = start('serve');
     const { url } = await first(server, 'ready');
     const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(CREDENTIALS) });
     const { token } = (await login.json()) as { token: string };
-    await ask(server, { type: 'measure' });
+    await ask<FromChild>(server, { type: 'measure' } satisfies ToChild);
     const result = await download(url, token, seeded.campaignId);
-    const report = (await ask(server, { type: 'report' })) as Extract<FromChild, { type: 'report' }>;
+    const report = (await ask<FromChild>(server, { type: 'report' } satisfies ToChild)) as Extract<FromChild, { type: 'report' }>;
     return { engine, seeded, result, report };
   } finally {
     if (server && server.exitCode === null) {
-      server.send({ type: 'stop' });
-      await new Promise((resolve) => server!.once('exit', resolve));
+      server.send({ type: 'stop' } satisfies ToChild);
+      await exited(server);
     }
-    if (databaseUrl) {
-      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${dbName}`);
-      await cleanup.end();
-    }
+    await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

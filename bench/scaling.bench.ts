@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../server/src/db/client';
 import { migrate } from '../server/src/db/migrate';
+import { scratchPostgres } from './lib/database';
 
 const { values: args } = parseArgs({
   options: {
@@ -25,20 +26,18 @@ const { values: args } = parseArgs({
 });
 const ACCOUNTS = Number(args.accounts);
 const PER_ACCOUNT = Number(args['per-account']);
-const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const name = args['keep-db'] ?? `masivo_scaling_${process.pid}`;
-
-const admin = new pg.Client({ connectionString: ADMIN_URL });
-await admin.connect();
-if (!args['reuse-db']) await admin.query(`create database ${name}`);
-const url = new URL(ADMIN_URL);
-url.pathname = `/${name}`;
+const scratch = await scratchPostgres('masivo_scaling', { keep: args['keep-db'] });
+if (scratch.existed !== args['reuse-db']) {
+  await scratch.drop();
+  throw new Error(args['reuse-db'] ? `${scratch.name} does not exist: load it first with --keep-db` : `${scratch.name} exists: measure it with --reuse-db`);
+}
+const url = scratch.url;
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const client = new pg.Client({ connectionString: url.toString() });
+const client = new pg.Client({ connectionString: url });
 try {
   if (!args['reuse-db']) {
-    const database = await openDatabase({ url: url.toString(), poolSize: 1 });
+    const database = await openDatabase({ url, poolSize: 1 });
     await migrate(database);
     await database.close();
   }
@@ -49,8 +48,7 @@ try {
   await explainAll();
 } finally {
   await client.end();
-  if (!args['keep-db']) await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await scratch.drop();
 }
 
 async function load() {

@@ -1,5 +1,5 @@
 /**
- * Webhook intake at 1,000 msg/s (issue 12): signed status webhooks for a campaign sending
+ * Webhook intake at 1,000 msg/s: signed status webhooks for a campaign sending
  * 1,000 messages a second (sent, delivered 1 s later, read 2 s later: about 3,000 status
  * events a second, `pricing` on sent and delivered, our signed callback data on each) are
  * POSTed for 60 s into the real server on PostgreSQL, from a worker thread. Printed: the intake
@@ -10,17 +10,13 @@
  *
  * The PostgreSQL database is created for the run and dropped after it.
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { Pool } from 'undici';
 import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { createContext } from '../server/src/context';
-import { openDatabase } from '../server/src/db/client';
-import { migrate } from '../server/src/db/migrate';
 import { rowsOf } from '../server/src/db/sql';
 import { createCallbackData } from '../server/src/engine/campaigns/callback-data';
 import { startCampaignEngine } from '../server/src/engine/campaigns/index';
@@ -28,6 +24,8 @@ import { createCampaign } from '../server/src/services/campaigns/create-campaign
 import { startCampaign } from '../server/src/services/campaigns/start-campaign';
 import { signWebhook } from '../server/test/helpers/webhook';
 import { seedCampaignWorld } from '../server/test/helpers/campaign-fixtures';
+import { openBenchDatabase } from './lib/database';
+import { fmt, percentile, printTable } from './lib/stats';
 
 const WEBHOOK_SECRET = 'bench-webhook-secret';
 const APP_SECRET = 'bench-app-secret-bench-app-secret';
@@ -133,17 +131,9 @@ async function main() {
   const SECONDS = Number(args.seconds);
   const RATE = Number(args.rate);
   const BATCH = Number(args.batch);
-  const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(PG_ADMIN_URL);
-  dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ url: dbUrl.toString(), poolSize: 12 });
+  const bench = await openBenchDatabase('postgres', 'bench_webhooks', { poolSize: 12 });
+  const { database } = bench;
   try {
-    await database.db.execute(sql`create extension if not exists pg_trgm`);
-    await migrate(database);
     const config = loadConfig({
       APP_SECRET,
       DATA_DIR: '/tmp/masivo-bench',
@@ -219,14 +209,12 @@ async function main() {
     );
     await app.close();
 
-    const sorted = [...lags].sort((a, b) => a - b);
-    const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+    const worst = lags.reduce((a, b) => Math.max(a, b), 0);
     const intake = gen.steadyEvents / (gen.steadyMs / 1000);
     const mid = backlog.filter((b) => b.s > 5 && b.s <= SECONDS);
     const firstHalf = mid.filter((b) => b.s <= SECONDS / 2);
     const secondHalf = mid.filter((b) => b.s > SECONDS / 2);
     const avg = (xs: Array<{ n: number }>) => (xs.length ? xs.reduce((a, b) => a + b.n, 0) / xs.length : 0);
-    const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
     console.log('backlog (stored POSTs not yet applied), every 5 s:');
     for (const b of backlog.filter((_, i) => i % 5 === 4)) console.log(`  t=${fmt(b.s, 0).padStart(3)} s  ${fmt(b.n).padStart(5)} POSTs  oldest ${fmt(b.oldestMs)} ms`);
@@ -234,17 +222,14 @@ async function main() {
       ['status events posted', `${fmt(gen.events)} in ${fmt(gen.posted)} POSTs (${gen.failedPosts} refused)`, '', gen.failedPosts === 0 ? 'ok' : 'FAIL'],
       ['intake rate (sent + delivered + read flowing)', `${fmt(intake)} events/s`, '≈ 3,000', intake >= RATE * 3 * 0.95 ? 'ok' : 'FAIL'],
       ['backlog, mean 1st half → 2nd half', `${fmt(avg(firstHalf), 1)} → ${fmt(avg(secondHalf), 1)} POSTs`, 'not growing', avg(secondHalf) <= Math.max(5, avg(firstHalf) * 2) ? 'ok' : 'FAIL'],
-      ['POST → applied, p95', `${fmt(pct(0.95))} ms`, '', ''],
-      ['POST → applied, max', `${fmt(sorted.at(-1) ?? 0)} ms`, '≤ 5,000 ms', (sorted.at(-1) ?? 0) <= 5_000 ? 'ok' : 'FAIL'],
+      ['POST → applied, p95', `${fmt(percentile(lags, 0.95))} ms`, '', ''],
+      ['POST → applied, max', `${fmt(worst)} ms`, '≤ 5,000 ms', worst <= 5_000 ? 'ok' : 'FAIL'],
       ['drained after the last POST in', `${fmt(drainedIn, 1)} s`, '', ''],
       ['recipients read / priced', `${fmt(final.read)} / ${fmt(final.priced)} of ${fmt(final.total)}`, 'all', final.read === final.total && final.priced === final.total ? 'ok' : 'FAIL'],
     ];
-    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
-    for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
+    printTable(rows);
     if (rows.some((r) => r[3] === 'FAIL')) process.exitCode = 1;
   } finally {
-    await database.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await bench.close();
   }
 }

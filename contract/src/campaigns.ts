@@ -94,7 +94,7 @@ export const updateCampaignSchema = z.strictObject({
 export type UpdateCampaignInput = z.input<typeof updateCampaignSchema>;
 
 /**
- * What people answered (issue 14, detail view only): recipients who replied at least once, the
+ * What people answered (detail view only): recipients who replied at least once, the
  * rate over the messages Meta accepted, and quick-reply taps per button (its text as shown).
  */
 export const campaignRepliesSchema = z.object({
@@ -192,7 +192,7 @@ export const campaignSchema = z.object({
       category_change: templateCategoryChangeSchema.nullable(),
     })
     .nullable(),
-  /** Issue 14, detail view only: replies and taps, and the real cost (absent in lists). */
+  /** Detail view only: replies and taps, and the real cost (absent in lists). */
   replies: campaignRepliesSchema.optional(),
   actual_cost: campaignCostSchema.nullable().optional(),
   scheduled_at: z.string().nullable(),
@@ -200,7 +200,7 @@ export const campaignSchema = z.object({
   completed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** Issue 14: 'filter' (the Kommo filter) or a follow-up's frozen 'contact_list'. */
+  /** The audience: 'filter' (the Kommo filter) or a follow-up's frozen 'contact_list'. */
   audience_kind: z.enum(['filter', 'contact_list']).optional(),
   /** A follow-up ("Nueva campaña para…"): the campaign and group its frozen contact list came from. */
   follow_up_of: z
@@ -218,7 +218,7 @@ export const campaignSchema = z.object({
 export type Campaign = z.infer<typeof campaignSchema>;
 
 /**
- * Groups of a campaign's recipients by what they did after the send (issue 14): one definition
+ * Groups of a campaign's recipients by what they did after the send: one definition
  * shared by the recipients table, the results export and "Nueva campaña para…".
  * - replied / not_replied: answered at least once / was sent the message and never answered;
  * - read_not_replied: read it and did not answer;
@@ -272,7 +272,7 @@ export const campaignMessageSchema = z.object({
   held: z.boolean(),
   /** Meta's pricing category of the message (status webhooks), when reported. */
   pricing_category: z.string().nullable().optional(),
-  /** Issue 14: the first reply's time, how many, the latest (text or a media label), the first button tapped. */
+  /** Replies: the first reply's time, how many, the latest (text or a media label), the first button tapped. */
   replied_at: z.string().nullable().optional(),
   reply_count: z.number().optional(),
   last_reply: z.string().nullable().optional(),
@@ -322,7 +322,7 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
 };
 
 /**
- * Issue 14, results export: `GET /api/campaigns/{id}/results.csv`, the recipients the table
+ * Results export: `GET /api/campaigns/{id}/results.csv`, the recipients the table
  * shows for the same filter (status and/or group).
  */
 export const campaignResultsQuerySchema = recipientGroupQuerySchema.extend({

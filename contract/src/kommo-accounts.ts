@@ -3,7 +3,7 @@ import { timeZoneSchema } from './sending-hours';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
 import { defaultCountrySchema } from './phone-countries';
 
-/** DECISIONS §4: a subdomain goes into a URL only when it is a plain Kommo subdomain. */
+/** A subdomain goes into a URL only when it is a plain Kommo subdomain. */
 export const SUBDOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export const SYNC_STATUSES = ['idle', 'syncing', 'synced', 'error'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isWellFormedText } from './common';
 
 /**
- * Write-back of campaign results to Kommo (issue 14), opt-in per Kommo account: a note on each
+ * Write-back of campaign results to Kommo, opt-in per Kommo account: a note on each
  * person's contact, a tag for opt-outs and one for replies, and optionally a reply moves the
  * contact's open lead to a chosen pipeline stage.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createCampaignSchema } from './campaigns';
 
-/** Why a matched contact will not be attempted (issue 13, the pre-flight). */
+/** Why a matched contact will not be attempted (the pre-flight). */
 export const EXCLUSION_REASONS = ['invalid_phone', 'duplicate', 'blacklisted', 'frequency_cap', 'us_marketing', 'template_unfit'] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 

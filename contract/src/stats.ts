@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { timeZoneSchema } from './sending-hours';
 
 /**
- * Issue 14, charts: what a campaign's detail screen and the dashboard draw. Every count is of
+ * Charts: what a campaign's detail screen and the dashboard draw. Every count is of
  * the signed-in user's own recipients; times are bucketed in the browser's IANA zone (`tz`,
  * UTC when absent).
  */

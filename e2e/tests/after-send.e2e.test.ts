@@ -5,7 +5,7 @@ import { connectAccounts, waitFor } from '../src/seed';
 import { apiAs, startStack, type Stack } from '../src/stack';
 
 /**
- * Issue 14 in the browser: a campaign runs; people reply and tap a quick-reply button in the
+ * After the send, in the browser: a campaign runs; people reply and tap a quick-reply button in the
  * simulator; the detail screen shows the charts, the replies and the real cost; a follow-up draft
  * for "No respondieron" holds exactly the others; and Kommo (its simulator) holds a note per
  * contact and the reply tag. Accounts, sync, mapping and write-back settings go through the API.

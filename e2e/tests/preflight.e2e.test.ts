@@ -6,7 +6,7 @@ import { connectAccounts } from '../src/seed';
 import { apiAs, startStack, type Stack } from '../src/stack';
 
 /**
- * Issue 13 in the browser: build a campaign from filters and read the pre-flight ("Antes de
+ * The pre-flight in the browser: build a campaign from filters and read the pre-flight ("Antes de
  * enviar"), whose attempted count is what the freeze then makes pending; start it outside its
  * "Horario de envío" and see it wait without sending; widen the hours on its screen and see it
  * resume and complete. Accounts, sync and variable mapping are set up through the API.

@@ -11,7 +11,7 @@ import { waitFor } from '../src/seed';
 import { apiAs, startStack, type Stack } from '../src/stack';
 
 /**
- * Issue 11 in the browser: an image-header template with a URL button is created in the
+ * Rich templates in the browser: an image-header template with a URL button is created in the
  * dialog (its PNG sample uploaded through the Resumable Upload API), approved by Meta, mapped
  * to a link served over https, and sent by a campaign whose messages are delivered.
  */

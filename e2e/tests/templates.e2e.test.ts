@@ -206,7 +206,7 @@ describe('templates screen', () => {
     await body.pressSequentially(' tu pedido sale hoy');
     await dialog.getByRole('button', { name: 'Crear y Enviar' }).click();
     await text(/^Plantilla creada, pero no se pudo enviar a Facebook: Meta rechazó la plantilla\. \(Meta #100\/2388299/);
-    // Issue 15: a refusal reads `rejected` with Meta's reason, not `draft`.
+    // A refusal reads `rejected` with Meta's reason, not `draft`.
     const refused = page.getByTestId('template-item').filter({ hasText: 'empieza_variable' });
     await refused.getByText('Rechazada', { exact: true }).waitFor();
     await refused.getByText(/Motivo de rechazo:/).waitFor();

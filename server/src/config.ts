@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
- * Configuration is read once from the environment (DECISIONS.md §4). The names are a
+ * Configuration is read once from the environment. The names are a
  * contract with tests, the demo and deployments, so they are never renamed.
  */
 const envSchema = z.object({

@@ -71,7 +71,7 @@ const whatsapp = await onPort(
         heldForQualityShare: 0.05,
         pauseDurationsMs: [3 * 60_000, 6 * 60_000],
       },
-      // People answer by themselves (issue 14): of the delivered messages, 15 % tap a quick-reply
+      // People answer by themselves: of the delivered messages, 15 % tap a quick-reply
       // button (templates that have them) and 10 % write back, a few seconds later.
       autoReplies: { tapShare: 0.15, replyShare: 0.1, delayMs: 3_000 },
     }),
@@ -113,7 +113,7 @@ async function call<T = any>(method: string, path: string, body?: unknown, token
 }
 
 /**
- * Write-back to Kommo on for the demo account (issue 14): notes, the opt-out and reply tags, and a
+ * Write-back to Kommo on for the demo account: notes, the opt-out and reply tags, and a
  * reply moves the contact's open lead to "Respondió campaña". Left as the operator set it once on.
  */
 async function enableWriteback(accountId: number, token: string) {

@@ -5,7 +5,7 @@ import { insertContact } from './helpers/campaign-fixtures';
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /**
- * Issue 12, usernames: a person known only by their business-scoped user id (Meta's example
+ * Usernames: a person known only by their business-scoped user id (Meta's example
  * format `CC.alnum`) is sent the campaign through `recipient`, the simulator accepts it, and the
  * delivery statuses that carry only `recipient_user_id` settle the row. The phone beside it is
  * sent with `to` as always.

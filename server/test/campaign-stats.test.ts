@@ -15,7 +15,7 @@ import { postWebhook } from './helpers/webhook';
 import * as meta from './fixtures/meta-webhooks';
 
 /**
- * Issue 14, charts: GET /api/campaigns/:id/stats (timeline buckets, funnel, failures by Meta
+ * Charts: GET /api/campaigns/:id/stats (timeline buckets, funnel, failures by Meta
  * code) and GET /api/dashboard/activity (per number and day). Recipient rows are written
  * directly with the times and statuses each case needs; replied_at is set by hand (the inbound
  * webhook that fills it is another part of the issue).

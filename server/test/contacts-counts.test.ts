@@ -8,7 +8,7 @@ import { contactFilterSql, countContacts } from '../src/services/contacts/filter
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
 
 /**
- * Issue 16: counts are cached per account, filter and data version. For every bench scenario the
+ * Counts at a million contacts: counts are cached per account, filter and data version. For every bench scenario the
  * count (screen total, /count, recipient box) must equal the rows the filter returns, also right
  * after an incremental sync changed the data: a stale cached figure fails here.
  */
@@ -109,7 +109,7 @@ describe('counts equal the rows the filter returns', () => {
 });
 
 /**
- * Issue 16, second step: exact counts come from narrow tables kept by statement triggers
+ * Exact counts without the contacts heap: they come from narrow tables kept by statement triggers
  * (0010_contact_counts.sql). Whatever writes contacts (the sync, or plain SQL here: deletes, tag
  * and field edits, renames, inserts), each count must still equal the rows the filter selects on
  * contacts itself, and the narrow tables must equal a rebuild from contacts. Without one of the

@@ -14,7 +14,7 @@ import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/e
 import { postWebhook } from './helpers/webhook';
 
 /**
- * Meta's throughput per number (issue 12, point 2): read on test and refresh, raised by the
+ * Meta's throughput per number: read on test and refresh, raised by the
  * THROUGHPUT_UPGRADE webhook, applied by a running sender without a restart (capped by the
  * operator's rate), and 131057 (maintenance during the upgrade) waits and retries.
  */

@@ -12,7 +12,7 @@ import { insertContacts, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { seedSentCampaign, type SentCampaign } from './helpers/results-fixtures';
 
 /**
- * "Nueva campaña para…" (issue 14): a draft over exactly the contacts of a group of another
+ * "Nueva campaña para…" (follow-up campaigns): a draft over exactly the contacts of a group of another
  * campaign's recipients, as a frozen contact list, with the pre-flight applied to that list.
  */
 let t: TestApp;

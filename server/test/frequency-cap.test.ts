@@ -9,7 +9,7 @@ import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /**
- * The frequency cap across campaigns (issue 13): a person who got the tenant's maximum of
+ * The frequency cap across campaigns: a person who got the tenant's maximum of
  * marketing messages is skipped when a later audience freezes, and again by the sender's
  * re-check when another campaign reached them after the freeze.
  */

@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { insertContacts, insertKommoAccount } from './helpers/campaign-fixtures';
 
 /**
- * Write-back of campaign results to Kommo (issue 14): notes, tags and the lead move land in the
+ * Write-back of campaign results to Kommo: notes, tags and the lead move land in the
  * Kommo simulator; opt-in; resumable without duplicates; Kommo failures shown, campaign untouched;
  * the rate shared with a concurrent sync; tenant scoping.
  */

@@ -16,7 +16,7 @@ import { APP_SECRET, waitFor } from './helpers/engine-bed';
 import * as meta from './fixtures/meta-webhooks';
 
 /**
- * Issue 12, points 5, 7 and 8: every webhook field Meta sends is answered 200, recorded, and
+ * Every webhook field Meta sends is answered 200, recorded, and
  * applied where it matters (pricing, bans, marketing stops, BSUIDs); odd ones change nothing.
  */
 let t: TestApp;

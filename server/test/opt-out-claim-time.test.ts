@@ -10,7 +10,7 @@ import { postWebhook } from './helpers/webhook';
 import * as meta from './fixtures/meta-webhooks';
 
 /**
- * Issue 12, point 5: a marketing stop (user_preferences or 131050) and a keyword opt-out reach
+ * Opt-outs at claim time: a marketing stop (user_preferences or 131050) and a keyword opt-out reach
  * a RUNNING campaign before its next claim: the sender checks the blacklist on every claim.
  */
 const A = { phoneNumberId: '1001', wabaId: '2001', token: 'tok-a', rate: 4 };

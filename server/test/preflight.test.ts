@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { insertContact, seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 
 /**
- * The pre-flight (issue 13): every exclusion reason, and `attempted` equal to the rows a start
+ * The pre-flight: every exclusion reason, and `attempted` equal to the rows a start
  * freezes as pending on the same data, whatever the filter.
  */
 let t: TestApp;

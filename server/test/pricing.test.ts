@@ -7,7 +7,7 @@ import { countryOfPhone, estimateCost } from '../src/services/pricing/estimate-c
 import { normalizeMarket } from '../src/services/pricing/rate-lookup';
 import { createTestApp, type TestApp } from './helpers/app';
 
-/** Issue 13, cost up front: the rate card, its CSV both ways, and the estimate built on it. */
+/** Cost up front: the rate card, its CSV both ways, and the estimate built on it. */
 let t: TestApp;
 type User = Awaited<ReturnType<TestApp['signUp']>>;
 let a: User;

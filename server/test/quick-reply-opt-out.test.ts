@@ -11,7 +11,7 @@ import { insertKommoAccount, insertWhatsAppAccount, seedCampaignWorld, type Camp
 import { APP_SECRET, waitFor } from './helpers/engine-bed';
 
 /**
- * Issue 11: a quick-reply button the operator marked «Baja» blacklists whoever taps it, for the
+ * Opt-out by button: a quick-reply button the operator marked «Baja» blacklists whoever taps it, for the
  * campaign's tenant only, and only with a payload we signed.
  */
 let t: TestApp;

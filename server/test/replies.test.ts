@@ -26,7 +26,7 @@ import {
 } from './fixtures/meta-inbound';
 
 /**
- * Issue 14, replies: every inbound message is kept once, attributed to the campaign recipient it
+ * Replies: every inbound message is kept once, attributed to the campaign recipient it
  * answers (context.id, else the last campaign message to that person within 72 h), counted per
  * campaign and per quick-reply button; and the real cost of the delivered messages from Meta's
  * `pricing`, priced with the tenant's rate card.

@@ -7,7 +7,7 @@ import { insertContacts, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { FORMULA_REPLY, seedSentCampaign, type SentCampaign } from './helpers/results-fixtures';
 
 /**
- * The results export (issue 14): a campaign's recipients as CSV with the contacts export's rules
+ * The results export: a campaign's recipients as CSV with the contacts export's rules
  * (BOM, formula neutralising), streamed by keyset pages, filtered by status and by group.
  */
 let t: TestApp;

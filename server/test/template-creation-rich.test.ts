@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { createAccount, NUMBER } from './helpers/whatsapp-fixtures';
 import { CREATE_IMAGE_URL_REQUEST, CREATE_NAMED_REQUEST } from './fixtures/meta-templates';
 
-/** Issue 11: templates created with a media header, buttons and named placeholders. */
+/** Rich templates: created with a media header, buttons and named placeholders. */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
 
 let sim: WhatsAppSim;

@@ -19,7 +19,7 @@ import {
 } from './fixtures/meta-template-risk';
 
 /**
- * Issue 12, template risk: Meta's template pause ladder, flags and category changes reach
+ * Template risk: Meta's template pause ladder, flags and category changes reach
  * the console as webhooks (payloads as Meta's reference pages publish them); campaigns on a
  * paused or disabled template pause at once and come back by themselves when Meta unpauses
  * or reinstates it, unless the operator paused them. 132015/132016 on a send do the same.

@@ -250,7 +250,7 @@ describe('creating a template', () => {
     const body = refused.json();
     expect(body.success).toBe(false);
     expect(body.message).toMatch(/^Meta rechazó la plantilla\. \(Meta #100\/2388299: /);
-    // Issue 15: a refusal reads `rejected` with Meta's reason, not `draft`.
+    // A refusal reads `rejected` with Meta's reason, not `draft`.
     expect(body.template).toMatchObject({ status: 'rejected', meta_id: null, rejection_reason: body.message, submission_error: null });
     const again = await call('POST', `/${body.template.id}/submit`, owner.headers);
     expect(again.json()).toMatchObject({ success: false, template: { status: 'rejected' } });

@@ -46,7 +46,7 @@ beforeAll(async () => {
   });
   expect(campaign.statusCode, campaign.body).toBeLessThan(300);
   ids.campaign = Number(campaign.json().id);
-  // Issue 13: A has its own rate card; B's pricing calls (no id in their path) must not reach it.
+  // Rate cards: A has its own rate card; B's pricing calls (no id in their path) must not reach it.
   const card = await t.app.inject({
     method: 'PUT',
     url: '/api/pricing/csv',
@@ -161,7 +161,7 @@ describe('tenant matrix', () => {
   });
 });
 
-describe('tenant matrix: ids in the body (issue 13)', () => {
+describe('tenant matrix: ids in the body (pre-flight, frequency cap)', () => {
   it('the pre-flight with any of A’s references answers 404, and B’s frequency cap is B’s', async () => {
     const before = await snapshot(a.userId);
     // B's own world, so each call mixes exactly one of A's ids into otherwise valid references.

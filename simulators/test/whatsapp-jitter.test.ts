@@ -3,7 +3,7 @@ import { startWhatsAppSim, type WhatsAppSim } from '../src/whatsapp/index';
 import { call, templateSend } from './helpers/graph';
 
 /**
- * Latency jitter on the way in (issue 12): a send is timestamped, and counted for throughput,
+ * Latency jitter on the way in: a send is timestamped, and counted for throughput,
  * when it ARRIVES, after its share of a long-tailed delay. Requests sent together arrive spread.
  */
 const PN = '1001';

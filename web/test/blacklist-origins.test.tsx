@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BlacklistTable } from '../src/features/blacklist/components/blacklist-table';
 import { renderAt, stubApi } from './utils';
 
-/** Issue 12: the blacklist shows where each entry came from, and a username user's BSUID. */
+/** Opt-out origins: the blacklist shows where each entry came from, and a username user's BSUID. */
 describe('BlacklistTable origins', () => {
   it('labels manual, keyword, button and marketing-stop entries in Spanish', () => {
     stubApi();

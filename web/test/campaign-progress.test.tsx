@@ -5,7 +5,7 @@ import { CampaignsPage } from '../src/features/campaigns/components/campaigns-pa
 import { DashboardPage } from '../src/features/dashboard/components/dashboard-page';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 15, "Progress": 10 failures out of 100 read 90%, with the failures in their own colour. */
+/** Progress: 10 failures out of 100 read 90%, with the failures in their own colour. */
 const tenFailed = campaign({ id: 1, name: 'Con fallos', status: 'completed', total_recipients: 100, messages_sent: 90, failed_count: 10, pending_count: 0 });
 
 let api: ApiStub;

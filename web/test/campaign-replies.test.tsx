@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CampaignDetailPage } from '../src/features/campaigns/components/campaign-detail-page';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 14 on the detail screen: the "Respuestas" card, the real cost, and the recipients' reply filter. */
+/** Replies on the detail screen: the "Respuestas" card, the real cost, and the recipients' reply filter. */
 let api: ApiStub;
 beforeEach(() => {
   api = stubApi();

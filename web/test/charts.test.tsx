@@ -9,7 +9,7 @@ import { DashboardPage } from '../src/features/dashboard/components/dashboard-pa
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
 /**
- * Issue 14, charts: the detail screen's timeline, funnel and failures and the dashboard's 30
+ * Charts: the detail screen's timeline, funnel and failures and the dashboard's 30
  * days per number. jsdom lays nothing out, so the drawings stay empty: what is checked is what
  * every reader gets, the headings, the text summaries and the tables under "Ver datos".
  */

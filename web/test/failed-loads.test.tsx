@@ -7,7 +7,7 @@ import { TemplatesPage } from '../src/features/templates/components/templates-pa
 import { WhatsAppAccountsPage } from '../src/features/whatsapp-accounts/components/whatsapp-accounts-page';
 import { renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 15, "Failed loads": the spec's error toast with the server's message, never "nothing here". */
+/** Failed loads: the error toast with the server's message, never "nothing here". */
 const down = (error: string) => () => ({ status: 503, body: { error } });
 /** The text inside a react-hot-toast toast (role="status"), not elsewhere on the page. */
 const toast = (text: string) =>

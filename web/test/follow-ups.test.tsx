@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { CampaignDetailPage } from '../src/features/campaigns/components/campaign-detail-page';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 14: "Nueva campaña para…" (dialog, count, draft) and "Exportar resultados". */
+/** Follow-ups: "Nueva campaña para…" (dialog, count, draft) and "Exportar resultados". */
 let api: ApiStub;
 beforeEach(() => {
   api = stubApi();

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { PricingPage } from '../src/features/pricing/components/pricing-page';
 import { renderAt, stubApi } from './utils';
 
-/** Issue 13: the "Tarifas" screen shows the card, downloads it, and reports a bad upload by line. */
+/** Cost up front: the "Tarifas" screen shows the card, downloads it, and reports a bad upload by line. */
 const SOURCE = 'https://docs.sent.dm/docs/guides/whatsapp-pricing (tabla)';
 const none = { marketing: null, utility: null, authentication: null };
 const card = (over: Partial<RateCard> = {}): RateCard => ({

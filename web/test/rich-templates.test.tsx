@@ -5,7 +5,7 @@ import { templateOptionLabel } from '../src/features/campaigns/components/templa
 import { TemplatesPage } from '../src/features/templates/components/templates-page';
 import { renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 11 on the templates screen: media headers, buttons, named placeholders, «No compatible». */
+/** Rich templates on the templates screen: media headers, buttons, named placeholders, «No compatible». */
 let api: ApiStub;
 beforeEach(() => {
   api = stubApi();

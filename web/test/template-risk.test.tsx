@@ -6,7 +6,7 @@ import { TemplatesPage } from '../src/features/templates/components/templates-pa
 import { categoryChangeNotice } from '../src/lib/template-labels';
 import { campaign, renderAt, stubApi, type ApiStub } from './utils';
 
-/** Issue 12, template risk on screen: pause ladder labels, category changes, held messages. */
+/** Template risk on screen: pause ladder labels, category changes, held messages. */
 let api: ApiStub;
 beforeEach(() => {
   api = stubApi();

@@ -43,7 +43,7 @@ describe('TemplatesPage (spec §5 / §8 sync messages)', () => {
     expect(await screen.findByText('Error: plantilla rara')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: /Sincronizar Todas/ }));
     expect(await screen.findByText('Error en cuenta: Token vencido')).toBeTruthy();
-    // Issue 15: success is claimed only when every account synced.
+    // Success is claimed only when every account synced.
     expect(screen.queryByText('Sincronización completa exitosa')).toBeNull();
   });
 });
@@ -66,7 +66,7 @@ const template = (over: Record<string, unknown>) => ({
   ...over,
 });
 
-describe('TemplatesPage: issue 15 details', () => {
+describe('TemplatesPage: sync outcome and status labels', () => {
   it("says 'Sincronización completa exitosa' when every account synced", async () => {
     api.routes = {
       'GET /api/whatsapp-accounts': () => ({ body: [waAccount] }),

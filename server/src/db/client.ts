@@ -29,7 +29,7 @@ export interface DatabaseOptions {
    * is long by nature (migrations, freezing a large audience) raises it for its own
    * transaction with `allowLongStatements`. PGlite cannot interrupt a statement (it has no
    * timer signal); there, user-triggerable queries are bounded by design instead
-   * (docs/ARCHITECTURE.md, "Bounded queries").
+   * (docs/architecture/operations.md, "Bounded queries").
    */
   statementTimeoutMs?: number;
   /** PostgreSQL: how long to wait for a pooled connection before failing (0 = forever). */

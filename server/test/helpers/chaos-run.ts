@@ -69,7 +69,7 @@ async function freePort(): Promise<number> {
 
 /**
  * A campaign sent by a server that is killed with SIGKILL at random moments and restarted,
- * against a scratch PostgreSQL database. Reports what the properties of DECISIONS.md §5 need:
+ * against a scratch PostgreSQL database. Reports what the engine's promises (never twice, nothing lost) need:
  * duplicates seen by the simulator, recipients left unsettled, unknown vs. rows in flight.
  */
 export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {

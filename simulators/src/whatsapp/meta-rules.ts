@@ -2,7 +2,7 @@
 // limits, marketing opt-out, template pauses and recategorisation, business-scoped user ids
 // (usernames), the throughput upgrade, coexistence numbers, pricing types and account bans.
 // Everything is off by default (shares 0, enforcement false) so existing behaviour is unchanged;
-// the switches are listed in docs/ARCHITECTURE.md ("Simulador: reglas de Meta 2025–26").
+// the switches are listed in docs/architecture/meta-rules.md ("The simulator: Meta's 2025–26 rules").
 import type { PhoneNumber } from './phone-numbers';
 import type { Template, TemplateStore } from './templates';
 import type { MetaRulesConfig } from './types';

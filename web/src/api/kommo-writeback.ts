@@ -3,7 +3,7 @@ import type { CampaignWriteback, KommoPipelineInfo, WritebackSettingsInput, Writ
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** Issue 14, write-back to Kommo: the account's settings and pipelines, and a campaign's progress. */
+/** Write-back to Kommo: the account's settings and pipelines, and a campaign's progress. */
 export const writebackKeys = {
   settings: (accountId: number) => ['kommo-accounts', accountId, 'writeback'] as const,
   pipelines: (accountId: number) => ['kommo-accounts', accountId, 'pipelines'] as const,

@@ -15,7 +15,7 @@
  * The price is the round trip of one send per window (about 2 % at a 20 ms round trip). Half
  * the shortest round trip seen lately is latency every request has on the way in, so it is
  * credited back: the margin kept is mostly the jitter, not the distance to Meta.
- * docs/ARCHITECTURE.md ("Campaigns: the sender") explains this margin with figures.
+ * docs/architecture/campaign-engine.md ("Campaigns: the sender") explains this margin with figures.
  *
  * Besides that rule:
  * - sends are spaced evenly, a little faster than the rate (the window rule sets the pace),

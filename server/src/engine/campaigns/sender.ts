@@ -63,7 +63,7 @@ export interface SenderStore {
   nextDueAt(campaignId: number): Promise<number | null>;
   /** The phone keys among `phoneKeys` on the campaign's blacklist. */
   blacklisted(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
-  /** The phone keys among `phoneKeys` that reached the tenant's frequency cap (issue 13). */
+  /** The phone keys among `phoneKeys` that reached the tenant's frequency cap. */
   frequencyCapped?(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
   /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
   pause(target: PauseTarget, reason: string): Promise<number[]>;

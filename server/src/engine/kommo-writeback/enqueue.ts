@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf, type Queryable } from '../../db/sql';
 
-/** Replies are attributed up to 72 h after the send (issue 14), so late events are looked for that long. */
+/** Replies are attributed up to 72 h after the send, so late events are looked for that long. */
 export const LATE_WINDOW_HOURS = 72;
 /** Campaigns taken into the queue per sweep. */
 const CAMPAIGNS_PER_SWEEP = 20;

@@ -1,8 +1,8 @@
 import { META_ERROR_DESCRIPTIONS } from '@masivo/contract/meta-errors';
 
 /**
- * Graph error codes of a template send, by what the sender must do (DECISIONS.md §5 and
- * Meta's error table). Meta publishes no "retryable" flag; this is the one place that decides.
+ * Graph error codes of a template send, by what the sender must do (from Meta's error
+ * table). Meta publishes no "retryable" flag; this is the one place that decides.
  */
 export type ErrorClass =
   | { kind: 'retry' }

@@ -15,7 +15,7 @@ import {
 
 const tags = ['campaigns'];
 
-/** Issue 13: the pre-flight of a campaign being built (POST) or saved (GET), and the contacts behind each exclusion. */
+/** The pre-flight of a campaign being built (POST) or saved (GET), and the contacts behind each exclusion. */
 export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

@@ -14,7 +14,7 @@ import { exportResultsCsv, resultsExportPlan, resultsFileName } from '../../serv
 
 const tags = ['campaigns'];
 
-/** Issue 14: a campaign's results as CSV, and "Nueva campaña para…" a group of its recipients. */
+/** A campaign's results as CSV, and "Nueva campaña para…" a group of its recipients. */
 export default async function campaignResultsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

@@ -6,7 +6,7 @@ import { campaignStats } from '../../services/campaigns/campaign-stats';
 
 const tags = ['campaigns'];
 
-/** Issue 14: a campaign's charts (timeline, funnel, failures by Meta code). */
+/** A campaign's charts (timeline, funnel, failures by Meta code). */
 export default async function campaignStatsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

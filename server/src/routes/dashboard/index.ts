@@ -5,7 +5,7 @@ import { dashboardActivity } from '../../services/dashboard/activity';
 
 const tags = ['dashboard'];
 
-/** Issue 14: the dashboard's activity of the last days, per WhatsApp number and day. */
+/** The dashboard's activity of the last days, per WhatsApp number and day. */
 export default async function dashboardRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

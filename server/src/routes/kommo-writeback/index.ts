@@ -10,7 +10,7 @@ import {
 } from '@masivo/contract/kommo-writeback';
 import { createWritebackService } from '../../services/kommo-writeback/writeback-service';
 
-/** Issue 14, write-back to Kommo: the account's settings and pipelines, and a campaign's progress. Mounted under /api. */
+/** Write-back to Kommo: the account's settings and pipelines, and a campaign's progress. Mounted under /api. */
 export default async function kommoWritebackRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const writeback = createWritebackService(app.ctx);

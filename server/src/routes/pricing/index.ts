@@ -4,7 +4,7 @@ import { okSchema } from '@masivo/contract/common';
 import { rateCardSchema, rateCardUploadErrorSchema, rateCardUploadSchema } from '@masivo/contract/pricing';
 import { createRateCardService, describeCard } from '../../services/pricing/rate-card-service';
 
-/** Issue 13, cost up front: the signed-in user's rate card, under /api/pricing. */
+/** Cost up front: the signed-in user's rate card, under /api/pricing. */
 export default async function pricingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createRateCardService(app.ctx.db);

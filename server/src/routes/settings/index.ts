@@ -5,7 +5,7 @@ import { getFrequencyCap, setFrequencyCap } from '../../services/campaigns/frequ
 
 const tags = ['settings'];
 
-/** The tenant's settings: the marketing frequency cap (issue 13). */
+/** The tenant's settings: the marketing frequency cap. */
 export default async function settingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;

@@ -23,7 +23,7 @@ const NO_SECRET = 'Webhooks de WhatsApp deshabilitados: falta configurar WHATSAP
 const BAD_SIGNATURE = 'Firma del webhook inválida';
 
 /**
- * Meta's webhook for every WhatsApp number of every user (DECISIONS.md §5). Public: Meta
+ * Meta's webhook for every WhatsApp number of every user. Public: Meta
  * authenticates with the verify token (GET) and the body signature (POST). A POST is only
  * stored and answered; the engine's inbox applies it (statuses, opt-outs, template updates).
  */

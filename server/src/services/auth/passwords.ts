@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 
-// OWASP argon2id parameters (DECISIONS.md §1). Algorithm 2 is argon2id.
+// OWASP's recommended argon2id parameters. Algorithm 2 is argon2id.
 const OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export const hashPassword = (password: string) => hash(password, OPTIONS);

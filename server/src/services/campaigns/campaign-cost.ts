@@ -34,7 +34,7 @@ interface Group {
 }
 
 /**
- * The real cost of a campaign (issue 14): its delivered messages (Meta charges per delivered
+ * The real cost of a campaign: its delivered messages (Meta charges per delivered
  * message) grouped by the `pricing` its status webhooks reported, priced with the tenant's rate
  * card for the recipient's country on the send date. A free type costs 0; a category, country or
  * day without a rate is "sin tarifa" and counted apart, never guessed; a message without

@@ -57,7 +57,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   return campaign;
 }
 
-/** Issue 14: recipients who replied, the rate over the messages Meta accepted, and taps per button. */
+/** Replies: recipients who replied, the rate over the messages Meta accepted, and taps per button. */
 async function campaignReplies(db: Db, userId: number, c: Campaign, replied: number): Promise<NonNullable<Campaign['replies']>> {
   const taps = await rowsOf<{ button: string; taps: number | string; recipients: number | string }>(
     db,

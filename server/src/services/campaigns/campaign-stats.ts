@@ -33,7 +33,7 @@ interface Totals {
 }
 
 /**
- * A campaign's charts (issue 14): sends, deliveries and reads over time, the funnel and the
+ * A campaign's charts: sends, deliveries and reads over time, the funnel and the
  * failures by Meta error code. Three statements over the campaign's recipients, which they reach
  * through the index on (campaign_id, phone_key) (the failures through (campaign_id, status)):
  *  1. the funnel and the first and last event, in one pass;

@@ -25,7 +25,7 @@ const MEDIA_LABELS: Record<string, string> = {
 };
 
 /**
- * Records inbound messages (issue 14) for the tenant owning the number written to (verified
+ * Records inbound messages (replies, taps, any text) for the tenant owning the number written to (verified
  * account, the number's WABA equal to the webhook's `entry.id`, as for opt-outs), each kept once
  * per (account, wamid): a webhook delivered twice inserts and counts nothing the second time.
  * Each new message is attributed to a campaign recipient of that tenant and account: the one

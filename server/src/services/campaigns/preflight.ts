@@ -78,7 +78,7 @@ export async function preflightRules(
 }
 
 /**
- * THE pre-flight (issue 13): who will be attempted, who not and why, the portfolio's daily
+ * THE pre-flight: who will be attempted, who not and why, the portfolio's daily
  * budget and the waves it needs, the ETA and the cost. The counts come from the classifier the
  * freeze inserts from (audience-classifier.ts), so `attempted` is exactly the recipients a start
  * on the same data freezes as pending. Used by the new-campaign screen (POST), the detail

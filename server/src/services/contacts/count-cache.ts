@@ -11,7 +11,7 @@ export interface ScreenCount {
   approximate: boolean;
 }
 
-/** Time the screen waits for an exact count before it is given an estimate (issue 16: p95 < 100 ms). */
+/** Time the screen waits for an exact count before it is given an estimate (the screen's count answers in p95 < 100 ms). */
 export const COUNT_BUDGET_MS = 50;
 /** How long a count may take before its estimate is started beside it. */
 const ESTIMATE_AFTER_MS = 10;

@@ -17,7 +17,7 @@ interface DayRow {
 }
 
 /**
- * The dashboard's last `days` days (issue 14), per WhatsApp number and local day, in the
+ * The dashboard's last `days` days, per WhatsApp number and local day, in the
  * browser's zone (UTC when absent). A day counts the messages Meta accepted that day (by
  * `sent_at`) and, of those, how many were delivered and read since, so the rates of a day are
  * those of its sends; `failed` counts the recipients that failed that day (by `failed_at`, a

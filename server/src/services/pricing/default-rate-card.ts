@@ -4,7 +4,7 @@ import type { PricingCategory } from '@masivo/contract/pricing';
  * The rate card shipped with the console: Meta's USD rates per delivered template message,
  * as far as they could be sourced. Each row names the page it was read from and that page's date
  * for the figure. A rate that could not be found with a source is NOT here: the console shows
- * "sin tarifa" for it rather than a guess. How to update this file: docs/ARCHITECTURE.md,
+ * "sin tarifa" for it rather than a guess. How to update this file: docs/architecture/campaign-engine.md,
  * "Cost up front: the rate card".
  *
  * A row with `usd_per_message: null` records that Meta changed the rate on that date and the new

@@ -5,7 +5,7 @@ import type { TemplateCategoryChange } from '../../db/schema/whatsapp';
 import { pauseForTemplates, resumeAfterTemplate } from '../campaigns/campaign-transitions';
 
 /**
- * Template risk (issue 12): Meta pauses a template whose quality falls to RED (3 h, then
+ * Template risk: Meta pauses a template whose quality falls to RED (3 h, then
  * 6 h), then disables it; it can also change a template's category. Campaigns follow:
  * - a template that becomes paused or disabled pauses every campaign sending with it, at
  *   once and with the reason ('template' origin);

@@ -5,7 +5,7 @@ import { campaignKey, campaignPollInterval } from './get-campaign';
 
 export interface CampaignMessagesQuery {
   status?: RecipientStatus;
-  /** What they did after the send (issue 14): replied, not_replied, tapped (with `button`)… */
+  /** What they did after the send: replied, not_replied, tapped (with `button`)… */
   group?: RecipientGroup;
   button?: string;
   page: number;

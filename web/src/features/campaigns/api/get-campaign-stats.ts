@@ -13,7 +13,7 @@ import { campaignPollInterval } from './get-campaign';
  */
 export const STATS_POLL_MS = 15_000;
 
-/** Issue 14: a campaign's charts, bucketed in the browser's zone; live while the campaign is. */
+/** A campaign's charts, bucketed in the browser's zone; live while the campaign is. */
 export const getCampaignStats = (id: number, tz: string) => api.get<CampaignStats>(`/campaigns/${id}/stats`, { tz });
 
 export function useCampaignStats(campaign: Pick<Campaign, 'id' | 'status' | 'completed_at'>) {

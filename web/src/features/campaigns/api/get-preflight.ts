@@ -2,7 +2,7 @@ import type { Preflight, PreflightRequest } from '@masivo/contract/preflight';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-/** Issue 13: the pre-flight of the campaign being built (the create payload, name optional). */
+/** The pre-flight of the campaign being built (the create payload, name optional). */
 export const usePreflightDraft = (body: PreflightRequest | null) =>
   useQuery({
     queryKey: ['campaigns', 'preflight', 'draft', body],

@@ -14,7 +14,7 @@ const usd = (n: number) => n.toLocaleString('es-ES', { style: 'currency', curren
 const percent = (rate: number) => rate.toLocaleString('es-ES', { style: 'percent', maximumFractionDigits: 1 });
 
 /**
- * Issue 14, what happened after the send: the "Respuestas" card (who replied, the rate, the
+ * What happened after the send: the "Respuestas" card (who replied, the rate, the
  * quick-reply taps per button) and the real cost beside the pre-flight's estimate. Shown once
  * the campaign has started.
  */

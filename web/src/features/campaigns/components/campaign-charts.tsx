@@ -9,7 +9,7 @@ import { useCampaignStats } from '../api/get-campaign-stats';
 /** The drawing library is loaded only when a campaign's charts are shown (its own chunk). */
 const CampaignChartsView = lazy(() => import('./campaign-charts-view'));
 
-/** Issue 14: timeline, funnel and failures of a campaign that has started. */
+/** Charts: timeline, funnel and failures of a campaign that has started. */
 export function CampaignCharts({ campaign }: { campaign: Campaign }) {
   if (!campaign.started_at) return null;
   return <StartedCampaignCharts campaign={campaign} />;

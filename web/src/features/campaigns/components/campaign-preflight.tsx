@@ -2,7 +2,7 @@ import { downloadExcluded } from '../api/download-excluded';
 import { useCampaignPreflight } from '../api/get-preflight';
 import { PreflightPanel } from './preflight-panel';
 
-/** The pre-flight of a saved campaign, before its first start (issue 13); `fixedList`: a follow-up's contact list. */
+/** The pre-flight of a saved campaign, before its first start; `fixedList`: a follow-up's contact list. */
 export function CampaignPreflight({ id, fixedList = false }: { id: number; fixedList?: boolean }) {
   const preflight = useCampaignPreflight(id, true);
   return (

@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api-client';
 import { useFrequencyCap, useSaveFrequencyCap } from '../api/frequency-cap';
 
 /**
- * "Configuración": the tenant's frequency cap (issue 13). Off by default; turning it on
+ * "Configuración": the tenant's frequency cap. Off by default; turning it on
  * suggests 2 messages in 7 days. Applies to marketing templates, when an audience freezes
  * and again right before each send.
  */

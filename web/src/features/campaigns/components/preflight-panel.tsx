@@ -29,7 +29,7 @@ export function costText(p: Preflight): string {
 }
 
 /**
- * Issue 13: what will happen before "Crear Campaña" / "Iniciar": who is attempted, who is
+ * The pre-flight: what will happen before "Crear Campaña" / "Iniciar": who is attempted, who is
  * not and why, Meta's daily budget, the ETA and the cost. A live region, so a screen reader
  * hears the new figures as the filters change.
  */

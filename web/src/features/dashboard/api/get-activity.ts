@@ -5,7 +5,7 @@ import { api } from '@/lib/api-client';
 
 export const ACTIVITY_DAYS = 30;
 
-/** Issue 14: the last 30 days per WhatsApp number and day, in the browser's zone. */
+/** The dashboard's activity: the last 30 days per WhatsApp number and day, in the browser's zone. */
 export const getActivity = (days: number, tz: string) => api.get<DashboardActivity>('/dashboard/activity', { days, tz });
 
 export function useActivity(days = ACTIVITY_DAYS) {

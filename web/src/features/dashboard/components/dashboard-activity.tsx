@@ -8,7 +8,7 @@ import { useActivity } from '../api/get-activity';
 /** The drawing library is loaded only when the charts are shown (its own chunk). */
 const DashboardActivityView = lazy(() => import('./dashboard-activity-view'));
 
-/** Issue 14: the last 30 days, volumes and rates per WhatsApp number. */
+/** The dashboard's activity: the last 30 days, volumes and rates per WhatsApp number. */
 export function DashboardActivity() {
   const activity = useActivity();
   if (activity.isError)

@@ -2,7 +2,7 @@ import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import { formatNumber } from '@/lib/format';
 
 /**
- * Meta's throughput for the number (issue 12): "Rendimiento de Meta: 80 msg/s (STANDARD)",
+ * Meta's throughput for the number: "Rendimiento de Meta: 80 msg/s (STANDARD)",
  * and the rate campaigns really go at when Meta's is below the configured one. Nothing while
  * Meta has not told (the number was never tested).
  */
