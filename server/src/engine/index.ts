@@ -1,19 +1,26 @@
 import type { AppContext } from '../context';
+import { JobRunner } from '../jobs/index';
 import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
-import { startKommoSyncRunner } from './kommo-sync/sync-runner';
-import { startKommoWritebackRunner } from './kommo-writeback/writeback-runner';
+import { kommoSyncQueue } from './kommo-sync/sync-runner';
+import { registerKommoWriteback } from './kommo-writeback/writeback-runner';
 
 type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
 
 /**
- * The jobs a worker process runs (ROLE=worker or all): the Kommo sync runner, the
- * campaign scheduler and sender, the webhook inbox. Each is started here, stopped in reverse.
+ * The jobs a worker process runs (ROLE=worker or all): one job runner for the Kommo sync, the
+ * write-back and the periodic steps, and the campaign sender (with its own claim loop, for exact
+ * pacing and exactly-once sends) with the webhook inbox. Each is started here, stopped in reverse.
  */
 const STARTERS: Starter[] = [
-  (ctx) => startKommoSyncRunner(ctx),
+  async (ctx) => {
+    const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId });
+    runner.queue(kommoSyncQueue(ctx));
+    registerKommoWriteback(runner, ctx);
+    await runner.start();
+    return runner;
+  },
   (ctx) => startCampaignEngine(ctx),
-  (ctx) => startKommoWritebackRunner(ctx),
 ];
 
 export async function startBackgroundWork(ctx: AppContext): Promise<BackgroundWork> {
