@@ -18,5 +18,3 @@ export class LeaseLostError extends JobLeaseLost {
     this.name = 'LeaseLostError';
   }
 }
-
-export const SYNC_CANCELLED = 'Sincronización cancelada. Los contactos ya sincronizados se conservan; no se eliminó ninguno.';
