@@ -17,10 +17,15 @@ const STARTERS: Starter[] = [
     const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId });
     runner.queue(kommoSyncQueue(ctx));
     registerKommoWriteback(runner, ctx);
+    const engine = startCampaignEngine(ctx, {}, runner);
     await runner.start();
-    return runner;
+    return {
+      async stop() {
+        await engine.stop();
+        await runner.stop();
+      },
+    };
   },
-  (ctx) => startCampaignEngine(ctx),
 ];
 
 export async function startBackgroundWork(ctx: AppContext): Promise<BackgroundWork> {

@@ -71,7 +71,7 @@ export interface PeriodicDefinition {
   name: string;
   everyMs: number;
   run(signal: AbortSignal): Promise<void>;
-  /** A run whose holder died is taken over after this long. */
+  /** A run whose holder died is taken over after this long (renewed while it runs; default 3 periods, at least 5 s). */
   leaseMs?: number;
 }
 
@@ -213,13 +213,14 @@ class QueueLoop<P> {
 class PeriodicLoop {
   private timer: NodeJS.Timeout | undefined;
   private busy: Promise<void> | null = null;
+  private rerun = false;
   private readonly leaseMs: number;
 
   constructor(
     readonly def: PeriodicDefinition,
     private readonly runner: { db: Db; owner: string; log: Log; stopping: AbortSignal },
   ) {
-    this.leaseMs = def.leaseMs ?? Math.max(30_000, def.everyMs * 2);
+    this.leaseMs = def.leaseMs ?? Math.max(5_000, def.everyMs * 3);
   }
 
   async start() {
@@ -243,11 +244,22 @@ class PeriodicLoop {
     return this.busy;
   }
 
-  /** Runs the job now if no process ran it this period; `now` makes it due first (a wake). */
+  /**
+   * Runs the job if it is due and no process holds it; `now` makes it due first (a wake). A wake
+   * that comes while this process runs it runs it once more afterwards, so no wake is lost.
+   */
   tick(now = false): Promise<void> {
-    if (this.busy || this.runner.stopping.aborted) return this.busy ?? Promise.resolve();
+    if (this.runner.stopping.aborted) return this.busy ?? Promise.resolve();
+    if (this.busy) {
+      if (now) this.rerun = true;
+      return this.busy;
+    }
     this.busy = this.turn(now).finally(() => {
       this.busy = null;
+      if (this.rerun) {
+        this.rerun = false;
+        void this.tick(true);
+      }
     });
     return this.busy;
   }
@@ -271,11 +283,18 @@ class PeriodicLoop {
       return;
     }
     let error: string | null = null;
+    // Renewed while it runs, so a long run is not taken over; a dead holder's turn is, once the lease expires.
+    const renew = setInterval(() => {
+      db.execute(sql`update job_schedules set lease_expires_at = now() + make_interval(secs => ${this.leaseMs / 1000})
+                     where name = ${name} and lease_owner = ${owner}`).catch((err: unknown) => log.warn({ periodic: name, err }, 'periodic lease renewal failed'));
+    }, Math.max(250, this.leaseMs / 3));
     try {
       await this.def.run(stopping);
     } catch (err) {
       error = err instanceof Error ? err.message.slice(0, 500) : 'error';
       log.error({ periodic: name, err }, `periodic job "${name}" failed`);
+    } finally {
+      clearInterval(renew);
     }
     try {
       await db.execute(sql`
@@ -309,7 +328,9 @@ export class JobRunner {
 
   periodic(def: PeriodicDefinition): this {
     if (this.periodics.has(def.name)) throw new Error(`periodic job "${def.name}" registered twice`);
-    this.periodics.set(def.name, new PeriodicLoop(def, this.shared));
+    const loop = new PeriodicLoop(def, this.shared);
+    this.periodics.set(def.name, loop);
+    if (this.started) void loop.start().catch((err: unknown) => this.opts.log.warn({ periodic: def.name, err }, 'starting a periodic job failed'));
     return this;
   }
 
