@@ -14,7 +14,9 @@ type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
  */
 const STARTERS: Starter[] = [
   async (ctx) => {
-    const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId });
+    // A SIGTERM leaves the background work about 4 s of the 8 s shutdown budget (server.ts):
+    // jobs still running after 3 s give their leases back and are resumed by another process.
+    const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId, stopTimeoutMs: 3_000 });
     runner.queue(kommoSyncQueue(ctx));
     registerKommoWriteback(runner, ctx);
     const engine = startCampaignEngine(ctx, {}, runner);
