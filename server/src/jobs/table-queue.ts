@@ -65,13 +65,15 @@ export function tableStore<P>(db: Db, queue: TableQueue<P>): JobStore<P> {
     async claim({ owner, leaseMs, running }) {
       const localKeys = running.map((r) => r.key).filter((k): k is string => k !== null);
       for (;;) {
-        const row = await db.transaction(async (tx) => {
-          // One claim at a time per queue (across processes): the "no running job with this key"
-          // check then sees every earlier claim, so two processes never start the same key.
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('masivo-jobs'), hashtext(${queue.name}))`);
-          const [claimed] = await claimRow(tx, owner, leaseMs, localKeys);
-          return claimed;
-        });
+        const row = queue.key
+          ? await db.transaction(async (tx) => {
+              // One claim at a time per keyed queue (across processes): the "no running job with
+              // this key" check then sees every earlier claim, so two processes never start one key.
+              await tx.execute(sql`select pg_advisory_xact_lock(hashtext('masivo-jobs'), hashtext(${queue.name}))`);
+              const [claimed] = await claimRow(tx, owner, leaseMs, localKeys);
+              return claimed;
+            })
+          : (await claimRow(db, owner, leaseMs, localKeys))[0];
         if (!row) return undefined;
         const parsed = queue.payload.safeParse(row.payload);
         if (parsed.success) return { id: row.id, key: row.key, payload: parsed.data, attempts: row.attempts } satisfies ClaimedJob<P>;
