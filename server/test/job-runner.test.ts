@@ -12,7 +12,7 @@ import { openDatabase, type Database, type Db } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { rowsOf } from '../src/db/sql';
 import { createLog } from '../src/lib/log';
-import { enqueue, JobRunner, tableStore, type QueueDefinition, type RetrySchedule } from '../src/jobs/index';
+import { enqueue, JobRunner, pruneFinishedJobs, tableStore, type QueueDefinition, type RetrySchedule } from '../src/jobs/index';
 import { openTestDatabase } from './helpers/app';
 import { createJobTestTables, runTestJob, testQueue, type TestPayload } from './helpers/jobs-fixtures';
 
@@ -201,6 +201,19 @@ describe('the job runner on this database', () => {
     expect(await jobRow(db, id)).toMatchObject({ state: 'waiting', lease_owner: null });
     await sleep(4_500); // the stubborn run ends; its outcome is not written (the lease is gone)
     expect(await jobRow(db, id)).toMatchObject({ state: 'waiting', lease_owner: null });
+  });
+
+  it('deletes finished jobs after a week and keeps the waiting ones', async () => {
+    const [old] = await rowsOf<{ id: string }>(db, sql`
+      insert into jobs (queue, payload, state, finished_at) values ('viejo', '{}', 'done', now() - interval '8 days') returning id::text`);
+    const [recent] = await rowsOf<{ id: string }>(db, sql`
+      insert into jobs (queue, payload, state, finished_at) values ('viejo', '{}', 'failed', now() - interval '1 day') returning id::text`);
+    const [waiting] = await rowsOf<{ id: string }>(db, sql`
+      insert into jobs (queue, payload, created_at) values ('viejo', '{}', now() - interval '30 days') returning id::text`);
+    expect(await pruneFinishedJobs(db)).toBe(1);
+    const left = await rowsOf<{ id: string }>(db, sql`select id::text from jobs where queue = 'viejo' order by id`);
+    expect(left.map((r) => r.id)).toEqual([recent.id, waiting.id]);
+    expect(left.map((r) => r.id)).not.toContain(old.id);
   });
 
   it('runs a periodic job once per period across runners', async () => {

@@ -114,3 +114,16 @@ export async function stillHolds(db: Queryable, jobId: string, owner: string): P
   const rows = await rowsOf(db, sql`select 1 from jobs where id = ${jobId} and lease_owner = ${owner} and state = 'waiting' for update`);
   return rows.length > 0;
 }
+
+/** Finished jobs are kept a while for reading, then deleted (in slices, so the delete never holds long locks). */
+export async function pruneFinishedJobs(db: Db, keepMs = 7 * 24 * 3600_000, slice = 5_000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await rowsOf(db, sql`
+      delete from jobs where id in (
+        select id from jobs where state <> 'waiting' and finished_at < now() - make_interval(secs => ${keepMs / 1000}) limit ${slice})
+      returning id`);
+    deleted += rows.length;
+    if (rows.length < slice) return deleted;
+  }
+}
