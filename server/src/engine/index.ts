@@ -1,19 +1,34 @@
 import type { AppContext } from '../context';
+import { JobRunner, pruneFinishedJobs } from '../jobs/index';
 import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
-import { startKommoSyncRunner } from './kommo-sync/sync-runner';
-import { startKommoWritebackRunner } from './kommo-writeback/writeback-runner';
+import { kommoSyncQueue } from './kommo-sync/sync-runner';
+import { registerKommoWriteback } from './kommo-writeback/writeback-runner';
 
 type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
 
 /**
- * The jobs a worker process runs (ROLE=worker or all): the Kommo sync runner, the
- * campaign scheduler and sender, the webhook inbox. Each is started here, stopped in reverse.
+ * The jobs a worker process runs (ROLE=worker or all): one job runner for the Kommo sync, the
+ * write-back and the periodic steps, and the campaign sender (with its own claim loop, for exact
+ * pacing and exactly-once sends) with the webhook inbox. Each is started here, stopped in reverse.
  */
 const STARTERS: Starter[] = [
-  (ctx) => startKommoSyncRunner(ctx),
-  (ctx) => startCampaignEngine(ctx),
-  (ctx) => startKommoWritebackRunner(ctx),
+  async (ctx) => {
+    // A SIGTERM leaves the background work about 4 s of the 8 s shutdown budget (server.ts):
+    // jobs still running after 3 s give their leases back and are resumed by another process.
+    const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId, stopTimeoutMs: 3_000 });
+    runner.queue(kommoSyncQueue(ctx));
+    registerKommoWriteback(runner, ctx);
+    runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
+    const engine = startCampaignEngine(ctx, {}, runner);
+    await runner.start();
+    return {
+      async stop() {
+        await engine.stop();
+        await runner.stop();
+      },
+    };
+  },
 ];
 
 export async function startBackgroundWork(ctx: AppContext): Promise<BackgroundWork> {

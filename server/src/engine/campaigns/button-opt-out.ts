@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jsonParam, rowsOf } from '../../db/sql';
 import type { ButtonPayload } from './button-payload';
-import type { InboundText } from './webhook-payload';
+import type { InboundText } from '../../services/campaigns/inbound-text';
 
 /**
  * The tenant a quick-reply tap opts out of, or null. The payload must carry our signature

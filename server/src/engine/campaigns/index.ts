@@ -7,6 +7,7 @@ import { frequencyCappedKeys } from '../../services/campaigns/frequency-cap';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
 import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import { JobRunner } from '../../jobs/index';
 import type { BackgroundWork } from '../background-work';
 import { createButtonPayload } from './button-payload';
 import { createCallbackData } from './callback-data';
@@ -36,7 +37,9 @@ export interface CampaignEngine extends BackgroundWork {
  * lease this process holds, and the webhook inbox. Any number of processes may run it
  * against one PostgreSQL; on PGlite the single process runs everything.
  */
-export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEngineOptions> = {}): CampaignEngine {
+export const CAMPAIGN_SCHEDULER = 'campaign-scheduler';
+
+export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEngineOptions> = {}, runner?: JobRunner): CampaignEngine {
   const opts = resolveEngineOptions(partial);
   // Failures are logged and the loops go on; LOG_LEVEL=silent keeps tests quiet.
   const log = (msg: string, err?: unknown) => {
@@ -48,7 +51,6 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
   const writer = new ResultWriter(ctx.db, ctx.instanceId, (err) => log('result flush failed', err));
   const flushTimer = opts.runSenders ? setInterval(() => void writer.flush(), opts.flushMs) : null;
   const senders = new Map<number, AccountSender>();
-  const schedulerWake = new Wakeable();
   const leaseWake = new Wakeable();
   let stopping = false;
 
@@ -62,18 +64,22 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
   });
   const unsubscribeWebhooks = ctx.signals.onWebhookStored(() => inbox?.wake());
 
-  async function schedulerLoop() {
-    while (!stopping) {
-      try {
-        const changed = await schedulerTick(ctx, opts, log);
-        for (const id of changed) for (const sender of senders.values()) sender.campaignChanged(id);
-        if (changed.length) leaseWake.wake();
-      } catch (err) {
-        log('scheduler tick failed', err);
-      }
-      await schedulerWake.sleep(opts.tickMs);
-    }
-  }
+  // The scheduler's periodic steps run on the job runner: once per tick across processes. A wake
+  // (a campaign changed) runs them now. The worker passes its one runner; alone, the engine has its own.
+  const ownRunner = opts.runScheduler && !runner ? new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId }) : null;
+  const scheduler = opts.runScheduler ? (runner ?? ownRunner) : null;
+  scheduler?.periodic({
+    name: CAMPAIGN_SCHEDULER,
+    everyMs: opts.tickMs,
+    run: async () => {
+      if (stopping) return;
+      const changed = await schedulerTick(ctx, opts, log);
+      for (const id of changed) for (const sender of senders.values()) sender.campaignChanged(id);
+      if (changed.length) leaseWake.wake();
+    },
+  });
+  const schedulerWake = { wake: () => void scheduler?.runNow(CAMPAIGN_SCHEDULER) };
+  const ownStarted = ownRunner?.start();
 
   let lastRenew = 0;
   async function leaseLoop() {
@@ -128,7 +134,7 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     if (free.length > 1) setTimeout(() => leaseWake.wake(), 20 + Math.random() * 80).unref();
   }
 
-  const loops = [opts.runScheduler ? schedulerLoop() : null, opts.runSenders ? leaseLoop() : null];
+  const loops = [opts.runSenders ? leaseLoop() : null];
 
   return {
     senders,
@@ -142,8 +148,9 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
       stopping = true;
       unsubscribe();
       unsubscribeWebhooks();
-      schedulerWake.wake();
       leaseWake.wake();
+      await ownStarted?.catch(() => undefined);
+      await ownRunner?.stop();
       await Promise.all(loops);
       for (const [accountId, sender] of senders) {
         await sender.stop();

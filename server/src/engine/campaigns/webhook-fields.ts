@@ -8,7 +8,8 @@ import { applyLimitUpdate, limitOfChange } from '../../services/whatsapp-account
 import { applyAccountUpdate } from './account-update';
 import { applyThroughputUpgrades, upgradeOfChange } from './throughput-webhook';
 import { recordMetaEvents } from './meta-events';
-import type { InboundText, MetaChange } from './webhook-payload';
+import type { InboundText } from '../../services/campaigns/inbound-text';
+import type { MetaChange } from './webhook-payload';
 
 /**
  * Webhook fields other than `messages`, each read by its own small handler. Every change is

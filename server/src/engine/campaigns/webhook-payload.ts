@@ -2,6 +2,9 @@
  * Reading Meta's webhook envelopes defensively: unknown fields and shapes are ignored, never
  * fatal (Meta adds fields over time and one odd change must not block the inbox).
  */
+import type { InboundText } from '../../services/campaigns/inbound-text';
+
+export type { InboundText };
 
 export interface StatusUpdate {
   wamid: string;
@@ -43,28 +46,6 @@ export interface MetaChange {
   value: Record<string, unknown>;
   /** Meta's time of the event (`entry.time`, or the value's own timestamp); null when absent. */
   at: Date | null;
-}
-
-export interface InboundText {
-  phoneNumberId: string;
-  /** `entry.id`: the WABA the number belongs to; routing requires it to match the account's. */
-  wabaId: string;
-  from: string;
-  text: string;
-  /** A quick-reply tap's `button.payload` (ours are signed: see button-payload.ts), else null. */
-  buttonPayload: string | null;
-  /** `from_user_id` / `contacts[].user_id` (BSUID), when sent; `from` is '' for a username user. */
-  userId?: string | null;
-  /** Meta's id of the message (`id`); replies are kept once per number and wamid. */
-  wamid?: string | null;
-  /** As Meta names it: text, button, interactive, image, audio, reaction… */
-  type?: string;
-  /** The text written, the button's text or the interactive reply's title; null for media. */
-  body?: string | null;
-  /** `context.id`: the message this one answers. */
-  contextWamid?: string | null;
-  /** Meta's `timestamp` of the message; null when absent or unreadable. */
-  sentAt?: Date | null;
 }
 
 export interface TemplateUpdate {

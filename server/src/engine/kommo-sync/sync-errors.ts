@@ -1,3 +1,5 @@
+import { JobLeaseLost } from '../../jobs/errors';
+
 /**
  * A sync that stops on purpose rather than on a Kommo failure; `message` is Spanish and is
  * what the account card shows.
@@ -10,11 +12,9 @@ export class SyncStopError extends Error {
 }
 
 /** The lease moved on: the account was deleted, restarted, edited or its sync cancelled. */
-export class LeaseLostError extends Error {
+export class LeaseLostError extends JobLeaseLost {
   constructor() {
-    super('lease lost');
+    super();
     this.name = 'LeaseLostError';
   }
 }
-
-export const SYNC_CANCELLED = 'Sincronización cancelada. Los contactos ya sincronizados se conservan; no se eliminó ninguno.';

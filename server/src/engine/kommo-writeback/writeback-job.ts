@@ -4,6 +4,7 @@ import { jsonParam, rowsOf } from '../../db/sql';
 import { KommoError } from '../../integrations/kommo/errors';
 import type { KommoCredentials } from '../../integrations/kommo/types';
 import { isOpenLead, KOMMO_BATCH_LIMIT, type KommoWriteApi } from '../../integrations/kommo/write-api';
+import { JobLeaseLost } from '../../jobs/errors';
 
 /**
  * Writes one campaign's items to Kommo, batch after batch, until none is left or Kommo fails the
@@ -54,7 +55,8 @@ const CLOCK_MARGIN_S = 120;
 
 export const NOTE_UNCONFIRMED = 'No se pudo confirmar la nota en Kommo después de varios intentos.';
 
-export class LeaseGone extends Error {}
+/** Another process owns the write-back now: stop without an outcome. */
+export class LeaseGone extends JobLeaseLost {}
 
 type Stage = 'note_unsure' | 'note' | 'tags' | 'lead';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jsonParam, rowsOf } from '../../db/sql';
 import { numberOwners, personOf } from '../blacklist/opt-out';
-import type { InboundText } from '../../engine/campaigns/webhook-payload';
+import type { InboundText } from './inbound-text';
 
 /** A reply is attributed by time only to a campaign message sent at most this long before it. */
 export const ATTRIBUTION_WINDOW_HOURS = 72;

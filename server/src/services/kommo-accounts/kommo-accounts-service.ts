@@ -10,7 +10,7 @@ import type { AppContext } from '../../context';
 import { kommoAccounts } from '../../db/schema/kommo';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import { kommoDeadline } from '../../integrations/kommo/errors';
-import { SYNC_CANCELLED } from '../../engine/kommo-sync/sync-errors';
+import { SYNC_CANCELLED } from './sync-messages';
 import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { createThrottle } from './fields-throttle';
 import { toKommoAccount, toPhoneRecheck, toSyncStatus } from './account-row';
