@@ -141,7 +141,7 @@ describe('changing a campaign before it sends', { timeout: 45_000 }, () => {
       description: 'Clientes VIP',
       template_id: 1,
       scheduled_at: '2031-03-04T15:30:00.000Z',
-      filters: { searchQuery: 'Ana', tags: [], tagOperator: 'OR', customFieldFilters: {} },
+      filters: { searchQuery: 'Ana', tags: [], tagOperator: 'OR', excludedTags: [], customFieldFilters: {} },
       sending_hours: { days: [1, 2, 3], start: '10:00', end: '18:00', skip_holidays: false },
     });
     api.routes = {
