@@ -146,6 +146,10 @@ async function inViewport(page: Page, locator: Locator) {
  * a success toast lasts 2 s.
  */
 async function controlsUnderToast(page: Page, text: string, button?: string): Promise<{ toast: Box; button: Box | null; hits: string[] }> {
+  // The pointer on the toast keeps it (react-hot-toast pauses while hovered), however slow the machine.
+  const message = page.locator('[role="status"]', { hasText: text }).first();
+  await message.waitFor({ timeout: 30_000 });
+  await message.hover({ timeout: 2_000 }).catch(() => undefined);
   const handle = await page.waitForFunction(
     ([t, b]) => {
       const message = Array.from(document.querySelectorAll('[role="status"]')).find((el) => el.textContent?.includes(t!));
@@ -187,9 +191,6 @@ async function startFromDetail(page: Page) {
 }
 
 async function shoot(page: Page, name: string) {
-  // A toast still showing stays while the pointer is on it, so the picture has it.
-  const toast = page.getByTestId('toasts').locator('[role="status"]').first();
-  if (await toast.isVisible()) await toast.hover().catch(() => undefined);
   await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()!.width}.png` });
 }
 

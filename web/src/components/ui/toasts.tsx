@@ -86,6 +86,8 @@ export function Toasts() {
     <div
       ref={stack}
       data-testid="toasts"
+      // react-hot-toast's own marker, which tests wait on ("no toast left").
+      data-rht-toaster=""
       onMouseEnter={handlers.startPause}
       onMouseLeave={handlers.endPause}
       style={{ top, right: TOAST_MARGIN }}

@@ -52,7 +52,7 @@ export function buttonChoices(template: Pick<Template, 'components'> | undefined
 export function fillsAtText(group: RecipientGroup, hours: string, data: Pick<FollowUpCount, 'available_from'> | undefined): string | null {
   if (group !== 'unread' || !data?.available_from) return null;
   const at = new Date(data.available_from);
-  return `No leyeron tras ${hours} h: disponible desde el ${formatShortDateTime(data.available_from)} (${timeZoneLabel(at)})`;
+  return `No leyeron tras ${hours}\u00a0h: disponible desde el ${formatShortDateTime(data.available_from)} (${timeZoneLabel(at)})`;
 }
 
 /**
@@ -249,7 +249,7 @@ function RecentlyMessagedNotice({ data }: { data: FollowUpCount }) {
     <p role="note" data-testid="follow-up-recent" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
       <span className="font-medium">El tope de frecuencia está desactivado.</span>{' '}
       {n === data.count && n > 1 ? `Las ${formatNumber(n)} personas` : n === 1 ? '1 de estas personas' : `${formatNumber(n)} de estas personas`}{' '}
-      {n === 1 ? 'recibió' : 'recibieron'} un mensaje en las últimas 24 h y {n === 1 ? 'recibiría' : 'recibirían'} otro. Puedes activar el tope en
+      {n === 1 ? 'recibió' : 'recibieron'} un mensaje en las últimas 24{'\u00a0'}h y {n === 1 ? 'recibiría' : 'recibirían'} otro. Puedes activar el tope en
       Campañas.
     </p>
   );
