@@ -145,7 +145,7 @@ async function inViewport(page: Page, locator: Locator) {
  * controls (buttons, links, fields) the toast overlaps, by name. Start it before the click:
  * a success toast lasts 2 s.
  */
-async function controlsUnderToast(page: Page, text: string, button?: string): Promise<{ toast: Box; button: Box | null; hits: string[] }> {
+async function controlsUnderToast(page: Page, text: string, button?: string, shotName?: string): Promise<{ toast: Box; button: Box | null; hits: string[] }> {
   // The pointer on the toast keeps it (react-hot-toast pauses while hovered), however slow the machine.
   const message = page.locator('[role="status"]', { hasText: text }).first();
   await message.waitFor({ timeout: 30_000 });
@@ -156,7 +156,8 @@ async function controlsUnderToast(page: Page, text: string, button?: string): Pr
       const bar = message?.parentElement;
       if (!bar) return null;
       const box = bar.getBoundingClientRect();
-      if (!box.width || !box.height) return null;
+      // Seen, not merely laid out: a toast that never becomes opaque is no toast to a person.
+      if (!box.width || !box.height || Number(getComputedStyle(bar).opacity) < 0.9) return null;
       const controls = Array.from(document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea, [role="button"]')).filter(
         (el) => !bar.contains(el) && !el.closest('[aria-hidden="true"]') && el.getBoundingClientRect().width > 0,
       );
@@ -174,6 +175,8 @@ async function controlsUnderToast(page: Page, text: string, button?: string): Pr
     [text, button ?? null] as const,
     { timeout: 30_000 },
   );
+  // The picture right away, while the toast still shows.
+  if (shotName) await shoot(page, shotName);
   return (await handle.jsonValue())!;
 }
 
@@ -217,12 +220,11 @@ describe('toasts at 1280 and 390', () => {
     for (const page of [desk, phone]) {
       await page.goto(`${stack.baseUrl}/campaigns`);
       await page.getByRole('button', { name: 'Guardar' }).click();
-      const { toast, hits } = await controlsUnderToast(page, 'Tope de frecuencia desactivado');
+      const { toast, hits } = await controlsUnderToast(page, 'Tope de frecuencia desactivado', undefined, 'toast-list');
       expect(hits).toEqual([]);
       expect(intersects(toast, (await page.getByRole('link', { name: 'Nueva Campaña' }).boundingBox())!)).toBe(false);
       // Still top-right: its right edge is 16 px from the viewport's.
       expect(Math.round(toast.x + toast.width)).toBe(page.viewportSize()!.width - 16);
-      await shoot(page, 'toast-list');
     }
   });
 
@@ -231,21 +233,19 @@ describe('toasts at 1280 and 390', () => {
     await desk.getByRole('heading', { name: CAMPAIGN }).waitFor();
     // Scrolled a little, as after reading the pre-flight: the header's buttons are near the top.
     await desk.evaluate(() => window.scrollTo(0, 40));
-    const started = controlsUnderToast(desk, 'Campaña iniciada exitosamente', 'Pausar');
+    const started = controlsUnderToast(desk, 'Campaña iniciada exitosamente', 'Pausar', 'toast-started');
     await startFromDetail(desk);
     const onStart = await started;
     expect(intersects(onStart.toast, onStart.button!)).toBe(false);
     expect(onStart.hits).toEqual([]);
-    await shoot(desk, 'toast-started');
 
     await phone.goto(`${stack.baseUrl}/campaigns/${campaignId}`);
     await phone.getByRole('heading', { name: CAMPAIGN }).waitFor();
-    const paused = controlsUnderToast(phone, 'Campaña pausada exitosamente', 'Iniciar');
+    const paused = controlsUnderToast(phone, 'Campaña pausada exitosamente', 'Iniciar', 'toast-paused');
     await phone.getByRole('button', { name: 'Pausar' }).click();
     const onPause = await paused;
     expect(intersects(onPause.toast, onPause.button!)).toBe(false);
     expect(onPause.hits).toEqual([]);
-    await shoot(phone, 'toast-paused');
     const resumed = controlsUnderToast(phone, 'Campaña iniciada exitosamente');
     await startFromDetail(phone);
     expect((await resumed).hits).toEqual([]);

@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react';
-import { ToastBar, useToaster } from 'react-hot-toast';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { ToastBar, useToaster, type Toast } from 'react-hot-toast';
 
 /** Distance from the viewport's top and right edges, and from a control the toasts step past. */
 export const TOAST_MARGIN = 16;
@@ -94,10 +94,24 @@ export function Toasts() {
       className="pointer-events-none fixed z-[9999] flex max-w-[calc(100vw-2rem)] flex-col items-end gap-2"
     >
       {shown.map((t) => (
-        <div key={t.id} className="pointer-events-auto">
-          <ToastBar toast={t} position="top-right" />
-        </div>
+        <ToastItem key={t.id} toast={t} onHeight={handlers.updateHeight} />
       ))}
+    </div>
+  );
+}
+
+/** One toast. Its measured height goes to the store: until it has one, ToastBar keeps the toast transparent. */
+function ToastItem({ toast, onHeight }: { toast: Toast; onHeight: (id: string, height: number) => void }) {
+  const measure = useCallback(
+    (el: HTMLDivElement | null) => {
+      const height = el?.getBoundingClientRect().height;
+      if (height && height !== toast.height) onHeight(toast.id, height);
+    },
+    [toast.id, toast.height, onHeight],
+  );
+  return (
+    <div ref={measure} className="pointer-events-auto">
+      <ToastBar toast={toast} position="top-right" />
     </div>
   );
 }
