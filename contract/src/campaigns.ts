@@ -118,9 +118,11 @@ export const PRICING_TYPE_LABELS: Record<string, string> = {
   free_entry_point: 'Gratis (punto de entrada)',
 };
 
-/** One line of the real cost: delivered messages of one pricing category and type. */
+/** One line of the real cost: delivered messages of one pricing category, type and recipient country. */
 export const costLineSchema = z.object({
   category: z.string().nullable(),
+  /** ISO 3166 alpha-2 of the recipients (the rate card's country); null when the number says none. */
+  country: z.string().nullable(),
   type: z.string().nullable(),
   model: z.string().nullable(),
   count: z.number(),
@@ -366,6 +368,15 @@ export const followUpCountSchema = z.object({
   group: z.enum(RECIPIENT_GROUPS),
   label: z.string(),
   count: z.number(),
+  /**
+   * An empty "No leyeron" group: when its first recipient qualifies (the earliest send still
+   * unread plus the hours), ISO; null when nothing will fill it by itself, or it is not empty.
+   */
+  available_from: z.string().nullable(),
+  /** Contacts of the group that got a message (accepted by Meta) from any campaign in the last 24 h. */
+  messaged_last_24h: z.number(),
+  /** The tenant's frequency cap (null: off, so nothing stops those messaged lately from getting another). */
+  frequency_cap: z.object({ max_messages: z.number(), days: z.number() }).nullable(),
 });
 export type FollowUpCount = z.infer<typeof followUpCountSchema>;
 

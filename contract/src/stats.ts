@@ -119,3 +119,16 @@ export type DashboardActivity = z.infer<typeof dashboardActivitySchema>;
 export const deliveryRate = (d: Pick<ActivityDay, 'sent' | 'delivered'>): number | null => (d.sent ? d.delivered / d.sent : null);
 /** Read rate: read / delivered (Meta's definition); null when nothing was delivered. */
 export const readRate = (d: Pick<ActivityDay, 'delivered' | 'read'>): number | null => (d.delivered ? d.read / d.delivered : null);
+
+/**
+ * `GET /api/dashboard/pending`: the "Mensajes Pendientes" card. The spec's sum over sending
+ * campaigns of total_recipients − messages_sent, plus the recipients deferred by Meta's
+ * per-user marketing limit that wait for their automatic retry (in sending or completed
+ * campaigns) and are not already inside that difference.
+ */
+export const dashboardPendingSchema = z.object({
+  pending_messages: count,
+  /** Of those, recipients deferred by the marketing limit, waiting for their retry. */
+  deferred: count,
+});
+export type DashboardPending = z.infer<typeof dashboardPendingSchema>;

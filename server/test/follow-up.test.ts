@@ -48,6 +48,52 @@ const GROUPS: Array<{ name: string; payload: Record<string, unknown>; query: str
   { name: 'respondieron', payload: { group: 'replied' }, query: 'group=replied', people: [1, 9, 11], excluded: {} },
 ];
 
+describe('what the follow-up count tells besides the count', () => {
+  const HOUR = 3_600_000;
+  const near = (iso: string | null, expected: number) => {
+    expect(iso).not.toBeNull();
+    expect(Math.abs(new Date(iso!).getTime() - expected)).toBeLessThan(60_000);
+  };
+
+  it('an empty "No leyeron" group says when it fills: the earliest unread send plus the hours', async () => {
+    // Unread: person 3 sent 30 h ago, person 10 40 h ago, person 4 2 h ago. After 48 h nobody qualifies yet;
+    // person 10 does 8 h from now.
+    const res = await count(s.campaignId, 'group=unread&hours=48');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ group: 'unread', count: 0 });
+    near(res.json().available_from, Date.now() + 8 * HOUR);
+    const later = (await count(s.campaignId, 'group=unread&hours=720')).json();
+    near(later.available_from, Date.now() - 40 * HOUR + 720 * HOUR);
+  });
+
+  it('a group that is not empty, or that no clock fills, has no date', async () => {
+    expect((await count(s.campaignId, 'group=unread&hours=24')).json()).toMatchObject({ count: 2, available_from: null });
+    const tapped = (await count(s.campaignId, `group=tapped&button=${encodeURIComponent('Quizás')}`)).json();
+    expect(tapped).toMatchObject({ count: 0, available_from: null });
+  });
+
+  it('counts the contacts of the group messaged in the last 24 h, and says whether the frequency cap is on', async () => {
+    await setFrequencyCap(t.ctx.db, userId, { cap: null });
+    // Replied: persons 1, 9 and 11, all sent 3 h ago.
+    expect((await count(s.campaignId, 'group=replied')).json()).toMatchObject({ count: 3, messaged_last_24h: 3, frequency_cap: null });
+    // Unread after 24 h: persons 3 and 10, sent 30 and 40 h ago.
+    expect((await count(s.campaignId, 'group=unread&hours=24')).json()).toMatchObject({ count: 2, messaged_last_24h: 0 });
+    await setFrequencyCap(t.ctx.db, userId, { cap: { max_messages: 2, days: 7 } });
+    try {
+      expect((await count(s.campaignId, 'group=replied')).json()).toMatchObject({ messaged_last_24h: 3, frequency_cap: { max_messages: 2, days: 7 } });
+    } finally {
+      await setFrequencyCap(t.ctx.db, userId, { cap: null });
+    }
+  });
+
+  it('another tenant learns nothing from the count', async () => {
+    const other = await t.signUp();
+    const res = await t.app.inject({ method: 'GET', url: `/api/campaigns/${s.campaignId}/follow-up/count?group=unread&hours=48`, headers: other.headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).not.toHaveProperty('available_from');
+  });
+});
+
 describe('follow-up campaigns', () => {
   for (const g of GROUPS) {
     it(`${g.name}: a draft over exactly the group, pre-flight and freeze on that list`, async () => {

@@ -282,7 +282,7 @@ describe('quick-reply taps, the replies card and the recipients filter', () => {
 describe('actual cost', () => {
   const HEADER = 'categoria,pais,vigente_desde,usd_por_mensaje,fuente,fecha_fuente';
 
-  it('prices delivered messages by category and type with the rate card; free types cost 0; missing rates and pricing are counted apart', async () => {
+  it('prices delivered messages by category, type and country with the rate card; free types cost 0; missing rates and pricing are counted apart', async () => {
     const day = at(0).toISOString().slice(0, 10);
     await createRateCardService(t.ctx.db).upload(
       a.userId,
@@ -318,19 +318,35 @@ describe('actual cost', () => {
     expect(cost.total).toBeCloseTo(0.0618 * 2 + 0.0436, 6);
     expect(cost.lines).toEqual(
       expect.arrayContaining([
-        { category: 'marketing', type: 'regular', model: 'PMP', count: 2, total: 0.1236, status: 'priced' },
-        { category: 'marketing_lite', type: 'regular', model: 'PMP', count: 1, total: 0.0436, status: 'priced' },
-        { category: 'marketing', type: 'free_entry_point', model: 'PMP', count: 1, total: 0, status: 'free' },
-        { category: 'utility', type: 'free_customer_service', model: 'PMP', count: 1, total: 0, status: 'free' },
-        { category: 'marketing', type: null, model: 'CBP', count: 1, total: null, status: 'unpriceable' },
-        { category: null, type: null, model: null, count: 1, total: null, status: 'unpriceable' },
-        { category: 'marketing', type: 'regular', model: 'PMP', count: 1, total: null, status: 'no_rate' },
-        { category: 'marketing', type: null, model: 'PMP', count: 1, total: null, status: 'unpriceable' },
+        { category: 'marketing', country: 'AR', type: 'regular', model: 'PMP', count: 2, total: 0.1236, status: 'priced' },
+        { category: 'marketing_lite', country: 'MX', type: 'regular', model: 'PMP', count: 1, total: 0.0436, status: 'priced' },
+        { category: 'marketing', country: 'AR', type: 'free_entry_point', model: 'PMP', count: 1, total: 0, status: 'free' },
+        { category: 'utility', country: 'AR', type: 'free_customer_service', model: 'PMP', count: 1, total: 0, status: 'free' },
+        { category: 'marketing', country: 'AR', type: null, model: 'CBP', count: 1, total: null, status: 'unpriceable' },
+        { category: null, country: 'AR', type: null, model: null, count: 1, total: null, status: 'unpriceable' },
+        { category: 'marketing', country: 'ES', type: 'regular', model: 'PMP', count: 1, total: null, status: 'no_rate' },
+        { category: 'marketing', country: 'AR', type: null, model: 'PMP', count: 1, total: null, status: 'unpriceable' },
       ]),
     );
+    expect(cost.lines).toHaveLength(8);
     // The estimate: the template's category (MARKETING) for the 10 attempted, by country.
     expect(cost.estimate).toMatchObject({ priced: 9, unpriced: 1 });
     expect(cost.estimate.total).toBeCloseTo(0.0618 * 8 + 0.0436, 6);
+  });
+
+  it('the same category and type in two countries are two lines, each naming its country and priced at its rate', async () => {
+    const c = await sentCampaign(a, worldA, [
+      { digits: '5491130000401', sentHours: 0 },
+      { digits: '5491130000402', sentHours: 0 },
+      { digits: '5215512340403', sentHours: 0, country: 'MX' },
+    ]);
+    for (const i of [0, 1, 2])
+      await deliver(pricedStatus(NUMBER_A, { wamid: c.rows[i]!.wamid, status: 'delivered', recipient: c.rows[i]!.digits!, at: at(0.1), pricing: PMP('marketing', 'regular') }));
+    const lines = (await detail(c.id)).actual_cost.lines;
+    expect(lines).toEqual([
+      { category: 'marketing', country: 'AR', type: 'regular', model: 'PMP', count: 2, total: 0.1236, status: 'priced' },
+      { category: 'marketing', country: 'MX', type: 'regular', model: 'PMP', count: 1, total: 0.0436, status: 'priced' },
+    ]);
   });
 
   it('a campaign not started has no actual cost, and one with nothing delivered costs 0', async () => {

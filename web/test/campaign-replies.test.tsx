@@ -38,10 +38,10 @@ const sent = (over: Partial<Campaign> = {}) =>
       no_rate: 2,
       unpriceable: 1,
       lines: [
-        { category: 'marketing', type: 'regular', model: 'PMP', count: 20, total: 1.236, status: 'priced' },
-        { category: 'marketing', type: 'free_entry_point', model: 'PMP', count: 3, total: 0, status: 'free' },
-        { category: 'marketing', type: 'regular', model: 'PMP', count: 2, total: null, status: 'no_rate' },
-        { category: 'marketing', type: null, model: 'CBP', count: 1, total: null, status: 'unpriceable' },
+        { category: 'marketing', country: 'AR', type: 'regular', model: 'PMP', count: 20, total: 1.236, status: 'priced' },
+        { category: 'marketing', country: 'AR', type: 'free_entry_point', model: 'PMP', count: 3, total: 0, status: 'free' },
+        { category: 'marketing', country: 'ES', type: 'regular', model: 'PMP', count: 2, total: null, status: 'no_rate' },
+        { category: 'marketing', country: null, type: null, model: 'CBP', count: 1, total: null, status: 'unpriceable' },
       ],
       estimate: { total: 2.472, priced: 40, unpriced: 0 },
     },
@@ -89,12 +89,12 @@ describe('the "Respuestas" card and the real cost', () => {
     const cost = screen.getByTestId('campaign-cost');
     expect(within(cost).getByTestId('cost-actual').textContent).toMatch(/^1,236\s*US\$ \+ 2 sin tarifa$/);
     expect(within(cost).getByTestId('cost-estimate').textContent).toMatch(/^2,472\s*US\$$/);
-    const lines = within(cost).getByRole('list', { name: 'Costo por categoría y tipo' });
+    const lines = within(cost).getByRole('list', { name: 'Costo por categoría, país y tipo' });
     const texts = within(lines).getAllByRole('listitem').map((li) => li.textContent);
-    expect(texts[0]).toMatch(/^Marketing · Con cargo · 20.*1,236/);
-    expect(texts[1]).toMatch(/^Marketing · Gratis \(punto de entrada\) · 3.*0,00/);
-    expect(texts[2]).toMatch(/sin tarifa$/);
-    expect(texts[3]).toMatch(/modelo por conversación/);
+    expect(texts[0]).toMatch(/^Marketing · AR · con cargo · 20.*1,236/);
+    expect(texts[1]).toMatch(/^Marketing · AR · gratis \(punto de entrada\) · 3.*0,00/);
+    expect(texts[2]).toMatch(/^Marketing · ES · con cargo · 2.*sin tarifa$/);
+    expect(texts[3]).toMatch(/^Marketing · país desconocido · 1.*modelo por conversación/);
     expect(cost.textContent).toContain('3 mensajes no entran en el total');
   });
 

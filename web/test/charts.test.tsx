@@ -75,9 +75,9 @@ const region = (name: string | RegExp) => screen.findByRole('region', { name }, 
 describe('campaign detail charts', () => {
   it('shows the timeline, funnel and failures with headings, summaries and data tables', async () => {
     renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
-    const timeline = await region('Envíos, entregas y lecturas por minuto');
+    const timeline = await region(/^Envíos, entregas y lecturas por minuto \((UTC|GMT[+-]\d+|[A-Z]{3,4})\)$/);
     expect(within(timeline).getByText(/100 enviados, 90 entregados y 50 leídos; el máximo fue de 55 envíos/)).toBeTruthy();
-    const timelineTable = within(timeline).getByRole('table', { name: 'Envíos, entregas y lecturas por minuto' });
+    const timelineTable = within(timeline).getByRole('table', { name: /^Envíos, entregas y lecturas por minuto \(/ });
     expect(within(timelineTable).getAllByRole('row')).toHaveLength(4);
     expect(within(timelineTable).getAllByRole('rowheader').map((c) => c.textContent)).toHaveLength(3);
     expect(within(timeline).getByText('Ver datos').closest('details')).toBeTruthy();

@@ -97,8 +97,8 @@ describe('the wait outside the hours', () => {
   it('says when it resumes, in the browser time, only while sending and in the future', () => {
     const now = Date.parse('2026-11-24T10:00:00Z');
     const waiting = campaign({ status: 'sending', hours_wait_until: '2026-11-24T23:00:00Z' });
-    expect(campaignHoursNote(waiting, now, 'America/Argentina/Buenos_Aires')).toBe('Fuera del horario de envío · reanuda martes, 24/11, 20:00');
-    expect(campaignHoursNote(waiting, now, 'Europe/Madrid')).toBe('Fuera del horario de envío · reanuda miércoles, 25/11, 00:00');
+    expect(campaignHoursNote(waiting, now, 'America/Argentina/Buenos_Aires')).toBe('Fuera del horario de envío · reanuda martes, 24/11, 20:00 (GMT-3)');
+    expect(campaignHoursNote(waiting, now, 'Europe/Madrid')).toBe('Fuera del horario de envío · reanuda miércoles, 25/11, 00:00 (CET)');
     expect(campaignHoursNote({ ...waiting, status: 'paused' }, now)).toBeNull();
     expect(campaignHoursNote({ ...waiting, hours_wait_until: '2026-11-24T09:00:00Z' }, now)).toBeNull();
     expect(campaignHoursNote({ ...waiting, hours_wait_until: null }, now)).toBeNull();

@@ -1,9 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'react-hot-toast';
 import { BrowserRouter } from 'react-router';
 import { AuthProvider } from '../features/auth/auth-context';
 import { queryClient } from '@/lib/query-client';
 import { AppRoutes } from './router';
+import { Toasts } from '@/components/ui/toasts';
 
 export function App() {
   return (
@@ -11,7 +11,8 @@ export function App() {
       <BrowserRouter>
         <AuthProvider>
           <AppRoutes />
-          <Toaster position="top-right" />
+          {/* Top-right, as the spec says, stepping below any control it would cover. */}
+          <Toasts />
         </AuthProvider>
       </BrowserRouter>
     </QueryClientProvider>

@@ -1,3 +1,4 @@
+import { timeZoneLabel } from '../lib/format';
 import { HOURS_WAIT_LABEL } from '@masivo/contract/sending-hours';
 
 interface HoursFields {
@@ -5,12 +6,12 @@ interface HoursFields {
   hours_wait_until?: string | null;
 }
 
-/** "martes 25/11, 20:00" in the operator's browser time. */
+/** "martes, 25/11, 20:00 (GMT-3)" in the operator's browser time, naming its zone. */
 export function formatResume(iso: string, timeZone?: string): string {
   const d = new Date(iso);
   const day = new Intl.DateTimeFormat('es-ES', { weekday: 'long', day: '2-digit', month: '2-digit', timeZone }).format(d);
   const time = new Intl.DateTimeFormat('es-ES', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(d);
-  return `${day}, ${time}`;
+  return `${day}, ${time} (${timeZoneLabel(d, timeZone)})`;
 }
 
 /**

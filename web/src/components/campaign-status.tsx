@@ -72,3 +72,18 @@ export function CampaignProgressBar({ campaign: c, label, className, barClassNam
     />
   );
 }
+
+/**
+ * A finished campaign in words, beside the spec's percentage, so "77%" is not read as
+ * unfinished: «Completada · 63 enviados de 81 (18 omitidos)». The parenthesis names why the
+ * rest got no message (failed, skipped, unknown); null unless completed.
+ */
+export function completedSummary(c: ProgressCounts & { status: string }): string | null {
+  if (campaignStatusOf(c.status) !== 'completed') return null;
+  // Deferred recipients have their own note ("Completada · N diferidos pendientes").
+  const outcomes = OUTCOME_SEGMENTS.map((s) => ({ n: c[s.key] ?? 0, label: s.label }))
+    .filter((o) => o.n > 0)
+    .map((o) => `${formatNumber(o.n)} ${o.n === 1 ? o.label.replace(/s$/, '') : o.label}`);
+  const base = `Completada · ${formatNumber(c.messages_sent)} ${c.messages_sent === 1 ? 'enviado' : 'enviados'} de ${formatNumber(c.total_recipients)}`;
+  return outcomes.length ? `${base} (${outcomes.join(', ')})` : base;
+}

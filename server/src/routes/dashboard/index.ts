@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardActivityQuerySchema, dashboardActivitySchema } from '@masivo/contract/stats';
+import { dashboardActivityQuerySchema, dashboardActivitySchema, dashboardPendingSchema } from '@masivo/contract/stats';
 import { dashboardActivity } from '../../services/dashboard/activity';
+import { dashboardPending } from '../../services/dashboard/pending';
 
 const tags = ['dashboard'];
 
@@ -15,4 +16,7 @@ export default async function dashboardRoutes(fastify: FastifyInstance) {
     { schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
     (request) => dashboardActivity(ctx.db, request.userId, request.query),
   );
+
+  /** "Mensajes Pendientes": the spec's remaining messages of sending campaigns plus the deferred ones waiting for their retry. */
+  app.get('/pending', { schema: { tags, response: { 200: dashboardPendingSchema } } }, (request) => dashboardPending(ctx.db, request.userId));
 }

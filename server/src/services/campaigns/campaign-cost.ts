@@ -35,7 +35,9 @@ interface Group {
 
 /**
  * The real cost of a campaign: its delivered messages (Meta charges per delivered
- * message) grouped by the `pricing` its status webhooks reported, priced with the tenant's rate
+ * message) grouped by the `pricing` its status webhooks reported and by the recipient's
+ * country (a line reads "Marketing · AR · Con cargo": the same category costs differently per
+ * country), priced with the tenant's rate
  * card for the recipient's country on the send date. A free type costs 0; a category, country or
  * day without a rate is "sin tarifa" and counted apart, never guessed; a message without
  * pricing, without a type, or of the old per-conversation model (CBP) is counted as
@@ -61,6 +63,7 @@ export async function campaignCost(
   const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
   for (const g of groups) {
     const n = Number(g.n);
+    const country = g.country ?? (g.sample ? countryOfRecipient(g.sample) : null);
     const model = g.model?.toUpperCase() ?? null;
     let status: CostLine['status'];
     let micros = 0;
@@ -70,7 +73,6 @@ export async function campaignCost(
     else if (g.type !== 'regular') status = 'unpriceable';
     else {
       const category = cardCategory(g.category);
-      const country = g.country ?? (g.sample ? countryOfRecipient(g.sample) : null);
       const rate = category ? (index.forCountry(category, country, g.day)?.usd_per_message ?? null) : null;
       if (rate === null) status = 'no_rate';
       else {
@@ -81,8 +83,8 @@ export async function campaignCost(
     }
     sums[status] += n;
     sums.micros += micros;
-    const key = `${g.category}|${g.type}|${g.model}|${status}`;
-    const line = lines.get(key) ?? { category: g.category, type: g.type, model: g.model, count: 0, total: null, status, micros: 0 };
+    const key = `${g.category}|${country}|${g.type}|${g.model}|${status}`;
+    const line = lines.get(key) ?? { category: g.category, country, type: g.type, model: g.model, count: 0, total: null, status, micros: 0 };
     line.count += n;
     line.micros += micros;
     line.total = status === 'priced' ? line.micros / 1_000_000 : status === 'free' ? 0 : null;
@@ -96,7 +98,7 @@ export async function campaignCost(
     no_rate: sums.no_rate,
     unpriceable: sums.unpriceable,
     lines: [...lines.values()]
-      .sort((a, b) => b.count - a.count || String(a.category).localeCompare(String(b.category)))
+      .sort((a, b) => b.count - a.count || String(a.category).localeCompare(String(b.category)) || String(a.country).localeCompare(String(b.country)))
       .map(({ micros: _micros, ...line }) => line),
     estimate: await estimateOf(db, userId, campaign),
   };

@@ -18,6 +18,7 @@ import { rowsOf, type Queryable } from '../../db/sql';
 import { badRequest, conflict } from '../../lib/errors';
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
+import { getFrequencyCap } from './frequency-cap';
 import { campaignDetail, loadCampaignRow } from './campaign-queries';
 import type { CampaignRow } from './campaign-view';
 import { listExclusionSql } from './audience-classifier';
@@ -70,8 +71,41 @@ export async function countFollowUp(db: Db, userId: number, sourceId: number, qu
   const q = normalizedGroup(parseWith(followUpCountQuerySchema, query));
   const source = await loadCampaignRow(db, userId, sourceId);
   assertSent(source);
-  const [row] = await rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from (${groupContactsSql(source, userId, q, now)}) g`);
-  return { group: q.group, label: groupLabel(q), count: Number(row?.n ?? 0) };
+  const [row] = await rowsOf<{ n: number | string; recent: number | string }>(
+    db,
+    sql`select count(*)::int as n,
+          count(*) filter (where exists (select 1 from campaign_recipients x
+            where x.user_id = ${userId}::int and x.phone_key = g.phone_key
+              and x.sent_at > ${now.toISOString()}::timestamptz - interval '24 hours'))::int as recent
+        from (${groupContactsSql(source, userId, q, now)}) g`,
+  );
+  const count = Number(row?.n ?? 0);
+  const cap = await getFrequencyCap(db, userId);
+  return {
+    group: q.group,
+    label: groupLabel(q),
+    count,
+    available_from: count === 0 ? await unreadFillsAt(db, userId, source.id, q) : null,
+    messaged_last_24h: Number(row?.recent ?? 0),
+    frequency_cap: cap.cap,
+  };
+}
+
+/**
+ * When an empty "No leyeron tras N h" group gets its first contact: the earliest send that is
+ * still unread (sent or delivered, so not yet in the group) plus N hours. Null for the other
+ * groups, which no clock fills, and when every send was read.
+ */
+async function unreadFillsAt(db: Db, userId: number, sourceId: number, q: RecipientGroupQuery): Promise<string | null> {
+  if (q.group !== 'unread') return null;
+  const hours = q.hours ?? FOLLOW_UP_DEFAULT_HOURS;
+  const [row] = await rowsOf<{ at: Date | string | null }>(
+    db,
+    sql`select min(r.sent_at) + make_interval(hours => ${hours}::int) as at from campaign_recipients r
+        where r.campaign_id = ${sourceId}::int and r.user_id = ${userId}::int and r.contact_id is not null
+          and r.status in ('sent', 'delivered') and r.sent_at is not null`,
+  );
+  return row?.at ? new Date(row.at).toISOString() : null;
 }
 
 /**

@@ -71,9 +71,21 @@ function lineDetail(l: CostLine): string {
   return l.category || l.type || l.model ? 'Meta no informó el tipo' : 'Meta no informó el cobro';
 }
 
+const countryNames = new Intl.DisplayNames(['es'], { type: 'region' });
+/** "Argentina" for AR; the code itself when the browser does not know it. */
+function countryName(code: string): string {
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** "Marketing · AR · con cargo": the same category costs differently per country, so each line names it. */
 function lineTitle(l: CostLine): string {
   const type = l.type ? (PRICING_TYPE_LABELS[l.type] ?? l.type) : null;
-  return type ? `${categoryLabel(l.category)} · ${type}` : categoryLabel(l.category);
+  const lowered = type ? type.charAt(0).toLowerCase() + type.slice(1) : null;
+  return [categoryLabel(l.category), l.country ?? 'país desconocido', lowered].filter(Boolean).join(' · ');
 }
 
 function CostCard({ cost }: { cost: CampaignCost }) {
@@ -109,10 +121,10 @@ function CostCard({ cost }: { cost: CampaignCost }) {
       {cost.lines.length === 0 ? (
         <p className="mt-4 text-sm text-gray-600">Todavía no hay mensajes entregados.</p>
       ) : (
-        <ul className="mt-4 divide-y divide-gray-100 text-sm" aria-label="Costo por categoría y tipo">
+        <ul className="mt-4 divide-y divide-gray-100 text-sm" aria-label="Costo por categoría, país y tipo">
           {cost.lines.map((l) => (
-            <li key={`${l.category}|${l.type}|${l.model}|${l.status}`} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
-              <span className="text-gray-900">
+            <li key={`${l.category}|${l.country}|${l.type}|${l.model}|${l.status}`} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+              <span className="text-gray-900" title={l.country ? countryName(l.country) : undefined}>
                 {lineTitle(l)} <span className="text-gray-600">· {formatNumber(l.count)}</span>
               </span>
               <span className={l.status === 'priced' || l.status === 'free' ? 'font-medium text-gray-900' : 'text-amber-800'}>{lineDetail(l)}</span>

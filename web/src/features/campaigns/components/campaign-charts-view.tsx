@@ -2,7 +2,7 @@ import { FUNNEL_LABELS, FUNNEL_STEPS, type CampaignStats, type FailureByCode, ty
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { bucketLabel, formatPercent, SERIES_COLORS } from '@/components/charts/chart-format';
 import { ChartSection, ChartTable } from '@/components/charts/chart-section';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, timeZoneLabel } from '@/lib/format';
 
 /** Loaded lazily by campaign-charts.tsx: everything here that draws comes from the chart library. */
 export default function CampaignChartsView({ stats }: { stats: CampaignStats }) {
@@ -38,7 +38,7 @@ function timeFormatter(points: StatsPoint[], bucketMinutes: number) {
 
 function TimelineChart({ stats }: { stats: CampaignStats }) {
   const { timeline, bucket_minutes } = stats;
-  const title = `Envíos, entregas y lecturas ${bucketLabel(bucket_minutes)}`;
+  const title = `Envíos, entregas y lecturas ${bucketLabel(bucket_minutes)} (${timeZoneLabel(timeline[0] ? new Date(timeline[0].at) : new Date())})`;
   const format = timeFormatter(timeline, bucket_minutes);
   const total = (k: (typeof SERIES)[number]['key']) => timeline.reduce((s, p) => s + p[k], 0);
   const peak = timeline.reduce<StatsPoint | null>((best, p) => (!best || p.sent > best.sent ? p : best), null);

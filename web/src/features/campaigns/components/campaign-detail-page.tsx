@@ -2,7 +2,7 @@ import { CAN_DELETE, CAN_PAUSE, CAN_RETRY, CAN_START, type Campaign } from '@mas
 import { ArrowLeft, CheckCheck, Eye, Pause, Play, RotateCcw, Send, SkipForward, Trash2, Users, XCircle, HelpCircle, Percent, Activity, Clock } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { CampaignStatusBadge, campaignStatusOf, campaignProgress } from '@/components/campaign-status';
+import { CampaignStatusBadge, campaignStatusOf, campaignProgress, completedSummary } from '@/components/campaign-status';
 import { Button } from '@/components/ui/button';
 import { Card, StatCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -111,7 +111,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         />
         <StatCard title="Total Destinatarios" value={formatNumber(c.total_recipients)} icon={<Users className="h-6 w-6" />} />
         <StatCard title="Mensajes Enviados" value={formatNumber(c.messages_sent)} icon={<Send className="h-6 w-6" />} tone="green" />
-        <StatCard title="Progreso" value={`${percent}%`} icon={<Percent className="h-6 w-6" />} tone="purple" />
+        <StatCard title="Progreso" value={`${percent}%`} icon={<Percent className="h-6 w-6" />} tone="purple" note={completedSummary(c)} testId="campaign-progress-card" />
       </div>
 
       <CampaignHoursCard campaign={c} />

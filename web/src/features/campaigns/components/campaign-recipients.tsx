@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime, formatNumber, formatShortDateTime, timeZoneLabel } from '@/lib/format';
 import { useCampaignMessages } from '../api/get-campaign-messages';
 import { RECIPIENT_STATUS_LABELS, recipientBadge } from './recipient-status';
 import { TableHead } from '@/components/ui/table-head';
@@ -188,36 +188,35 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
         ))}
       </StackedList>
     );
+  // What a person checks first (status, delivered, read, charge) comes first, so it fits 1280 px
+  // beside the sidebar; the rest scrolls sideways. Times are short here: the headers name the zone.
+  const zone = timeZoneLabel(rows[0]?.sent_at ? new Date(rows[0].sent_at) : new Date());
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Contacto', 'Estado', 'Respuesta', 'Error', 'Enviado', 'Entregado', 'Leído', 'Cobro']} dense />
+        <TableHead columns={['Teléfono', 'Estado', `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
               <td className="px-4 py-3 font-mono whitespace-nowrap text-gray-900">{m.phone ?? '-'}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
               <td className="px-4 py-3 whitespace-nowrap">
                 <RecipientBadge message={m} />
               </td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-600" title={m.delivered_at ? formatDateTime(m.delivered_at) : undefined}>
+                {formatShortDateTime(m.delivered_at)}
+              </td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-600" title={m.read_at ? formatDateTime(m.read_at) : undefined}>
+                {formatShortDateTime(m.read_at)}
+              </td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-600">{m.pricing_category ? pricingLabel(m.pricing_category) : '-'}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
               <td className="max-w-xs min-w-40 px-4 py-3">
                 <ReplyCell m={m} />
               </td>
-              <td className="max-w-sm px-4 py-3 text-gray-600">
-                {m.error_code !== null || m.error_message ? (
-                  <span>
-                    {m.error_code !== null && <span className="font-mono text-red-700">{m.error_code}</span>}
-                    {m.error_code !== null && m.error_message ? ' · ' : ''}
-                    {m.error_message}
-                  </span>
-                ) : (
-                  '-'
-                )}
+              <td className="max-w-sm min-w-40 px-4 py-3 text-gray-600">{recipientError(m) ?? '-'}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-600" title={m.sent_at ? formatDateTime(m.sent_at) : undefined}>
+                {formatShortDateTime(m.sent_at)}
               </td>
-              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.sent_at)}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.delivered_at)}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{formatDateTime(m.read_at)}</td>
-              <td className="px-4 py-3 whitespace-nowrap text-gray-500">{m.pricing_category ? pricingLabel(m.pricing_category) : '-'}</td>
             </tr>
           ))}
         </tbody>

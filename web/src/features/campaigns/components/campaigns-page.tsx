@@ -3,7 +3,7 @@ import { CAN_PAUSE } from '@masivo/contract/campaigns';
 import { Pause, Play, Plus, Send } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { CampaignProgressBar, CampaignStatusBadge, campaignStatusOf } from '@/components/campaign-status';
+import { CampaignProgressBar, CampaignStatusBadge, campaignStatusOf, completedSummary } from '@/components/campaign-status';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
@@ -61,7 +61,7 @@ function CampaignsTable({ campaigns }: { campaigns: Campaign[] }) {
   return (
     <TableScroll label="Campañas">
       <table className="min-w-full divide-y divide-gray-200">
-        <TableHead columns={['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones']} />
+        <TableHead columns={['Nombre', 'Descripción', 'Estado', 'Progreso', 'Fecha', 'Acciones']} dense />
         <tbody className="divide-y divide-gray-200 bg-white">
           {campaigns.map((c) => (
             <CampaignRow key={c.id} campaign={c} />
@@ -77,7 +77,7 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
   return (
     <StackedItem
       testId={`campaign-item-${c.id}`}
-      title={c.name}
+      title={<CampaignNameLink campaign={c} />}
       aside={
         <>
           <CampaignStatusBadge status={c.status} />
@@ -96,6 +96,7 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
                 {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
               </span>
               <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
+              <CompletedNote campaign={c} />
             </div>
           ),
         },
@@ -109,29 +110,47 @@ function CampaignItem({ campaign: c }: { campaign: Campaign }) {
 function CampaignRow({ campaign: c }: { campaign: Campaign }) {
   return (
     <tr data-testid={`campaign-row-${c.id}`}>
-      <td className="px-6 py-4 text-sm font-medium whitespace-nowrap text-gray-900">{c.name}</td>
-      <td className="max-w-xs truncate px-6 py-4 text-sm text-gray-500" title={c.description}>
+      <td className="max-w-56 px-4 py-4 text-sm font-medium break-words text-gray-900">
+        <CampaignNameLink campaign={c} />
+      </td>
+      <td className="max-w-48 truncate px-4 py-4 text-sm text-gray-500" title={c.description}>
         {c.description || '-'}
       </td>
-      <td className="px-6 py-4 whitespace-nowrap">
+      <td className="max-w-52 px-4 py-4">
         <CampaignStatusBadge status={c.status} />
         <CampaignLimitNote campaign={c} />
         <CampaignHoursNote campaign={c} />
       </td>
-      <td className="px-6 py-4 whitespace-nowrap">
+      <td className="px-4 py-4">
         <div className="flex w-40 flex-col gap-1">
           <span className="text-xs text-gray-600">
             {formatNumber(c.messages_sent)} / {formatNumber(c.total_recipients)}
           </span>
           <CampaignProgressBar campaign={c} label={`Progreso de ${c.name}`} />
+          <CompletedNote campaign={c} />
         </div>
       </td>
-      <td className="px-6 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>
-      <td className="px-6 py-4 text-sm whitespace-nowrap">
+      <td className="px-4 py-4 text-sm whitespace-nowrap text-gray-500">{formatDate(c.created_at)}</td>
+      <td className="px-4 py-4 text-sm whitespace-nowrap">
         <CampaignActions campaign={c} />
       </td>
     </tr>
   );
+}
+
+/** The campaign's name, a link to its detail: the way in that never scrolls off to the right. */
+function CampaignNameLink({ campaign: c }: { campaign: Campaign }) {
+  return (
+    <Link to={`/campaigns/${c.id}`} className="text-blue-700 underline-offset-2 hover:text-blue-900 hover:underline max-sm:inline-flex max-sm:min-h-11 max-sm:items-center">
+      {c.name}
+    </Link>
+  );
+}
+
+/** «Completada · 63 enviados de 81 (18 omitidos)» under a finished campaign's bar. */
+function CompletedNote({ campaign }: { campaign: Campaign }) {
+  const note = completedSummary(campaign);
+  return note ? <span className="text-xs text-gray-600">{note}</span> : null;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { FOLLOW_UP_DEFAULT_HOURS, FOLLOW_UP_GROUPS, type Campaign, type RecipientGroup } from '@masivo/contract/campaigns';
+import { FOLLOW_UP_DEFAULT_HOURS, FOLLOW_UP_GROUPS, type Campaign, type FollowUpCount, type RecipientGroup } from '@masivo/contract/campaigns';
+import type { Template } from '@masivo/contract/templates';
 import { UsersRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -9,7 +10,7 @@ import { Input, Select } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
 import { useAccountTemplates } from '@/api/templates';
 import { errorMessage } from '@/lib/api-client';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, formatShortDateTime, timeZoneLabel } from '@/lib/format';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useCreateFollowUp, useFollowUpCount, type FollowUpGroup } from '../api/follow-up';
 
@@ -31,6 +32,27 @@ function groupQuery(group: RecipientGroup, hours: string, button: string): Follo
   }
   if (group === 'tapped') return button.trim() ? { group, button: button.trim() } : null;
   return { group };
+}
+
+/**
+ * The buttons a person could tap: the template's quick replies, in its order, then any other
+ * text people tapped (a template edited since), each with its taps when known.
+ */
+export function buttonChoices(template: Pick<Template, 'components'> | undefined, taps: Array<{ button: string; taps: number }> = []): Array<{ text: string; taps: number }> {
+  const fromTemplate = (template?.components ?? [])
+    .filter((c) => c.type === 'BUTTONS')
+    .flatMap((c) => (c.buttons ?? []) as Array<{ type?: string; text?: string }>)
+    .filter((b) => b.type === 'QUICK_REPLY' && b.text)
+    .map((b) => b.text!);
+  const texts = [...new Set([...fromTemplate, ...taps.map((t) => t.button)])];
+  return texts.map((text) => ({ text, taps: taps.find((t) => t.button === text)?.taps ?? 0 }));
+}
+
+/** «No leyeron tras 24 h: disponible desde el 27/11 10:24 (GMT-3)»: when an empty group fills by itself. */
+export function fillsAtText(group: RecipientGroup, hours: string, data: Pick<FollowUpCount, 'available_from'> | undefined): string | null {
+  if (group !== 'unread' || !data?.available_from) return null;
+  const at = new Date(data.available_from);
+  return `No leyeron tras ${hours}\u00a0h: disponible desde el ${formatShortDateTime(data.available_from)} (${timeZoneLabel(at)})`;
 }
 
 /**
@@ -64,6 +86,10 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
   const count = useFollowUpCount(c.id, debounced);
   const templates = useAccountTemplates(c.whatsapp_account_id);
   const others = (templates.data ?? []).filter((t) => t.status === 'approved' && t.id !== c.template_id);
+  const choices = buttonChoices(
+    (templates.data ?? []).find((t) => t.id === c.template_id),
+    c.replies?.taps,
+  );
   const create = useCreateFollowUp(c.id);
   const settled = debounced !== null && JSON.stringify(debounced) === JSON.stringify(query) && !count.isFetching;
   const found = settled && count.data ? count.data.count : null;
@@ -102,7 +128,11 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
                   name={`${ids}-group`}
                   value={g}
                   checked={group === g}
-                  onChange={() => setGroup(g)}
+                  onChange={() => {
+                    setGroup(g);
+                    // The first button is the likeliest question; the operator can pick another.
+                    if (g === 'tapped' && !button && choices[0]) setButton(choices[0].text);
+                  }}
                   className="h-4 w-4 shrink-0 text-blue-600"
                 />
                 <span className="text-sm text-gray-800">{FOLLOW_UP_OPTIONS[g]}</span>
@@ -125,7 +155,35 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
             hint="Quienes recibieron el mensaje hace al menos estas horas y no lo leyeron"
           />
         )}
-        {group === 'tapped' && (
+        {group === 'tapped' && choices.length > 0 && (
+          <fieldset data-testid="follow-up-buttons">
+            <legend className="mb-2 text-sm font-medium text-gray-700">¿Qué botón?</legend>
+            <div className="space-y-1">
+              {choices.map((b) => (
+                <label key={b.text} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md px-2 hover:bg-gray-50">
+                  <input
+                    type="radio"
+                    name={`${ids}-button`}
+                    value={b.text}
+                    checked={button === b.text}
+                    onChange={() => setButton(b.text)}
+                    className="h-4 w-4 shrink-0 text-blue-600"
+                  />
+                  <span className="text-sm text-gray-800">
+                    «{b.text}»
+                    {b.taps > 0 && (
+                      <span className="text-gray-600">
+                        {' '}
+                        · {formatNumber(b.taps)} {b.taps === 1 ? 'toque' : 'toques'}
+                      </span>
+                    )}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {group === 'tapped' && choices.length === 0 && (
           <Input
             id={`${ids}-button`}
             label="Texto del botón"
@@ -138,7 +196,7 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
 
         <div role="status" aria-live="polite" aria-atomic="true" className="rounded-md border border-blue-200 bg-blue-50 px-4 py-3 text-sm text-blue-900" data-testid="follow-up-count">
           {!query ? (
-            group === 'tapped' ? 'Escribe el texto del botón para contar los contactos' : 'Corrige las horas para contar los contactos'
+            group === 'tapped' ? (choices.length ? 'Elige el botón para contar los contactos' : 'Escribe el texto del botón para contar los contactos') : 'Corrige las horas para contar los contactos'
           ) : count.isError ? (
             <span className="text-red-700">{errorMessage(count.error, 'Error al contar los contactos')}</span>
           ) : found === null ? (
@@ -146,10 +204,15 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
           ) : (
             <>
               <span className="text-xl font-semibold">{formatNumber(found)}</span> {found === 1 ? 'contacto' : 'contactos'} en este grupo
-              {found === 0 && <span className="block text-blue-800">No hay a quién dirigir la nueva campaña.</span>}
+              {found === 0 && (
+                <span className="block text-blue-800">
+                  {fillsAtText(group, hours, count.data) ?? 'No hay a quién dirigir la nueva campaña.'}
+                </span>
+              )}
             </>
           )}
         </div>
+        {settled && count.data && <RecentlyMessagedNotice data={count.data} />}
 
         <Input
           id={`${ids}-name`}
@@ -172,5 +235,22 @@ export function FollowUpDialog({ campaign: c, onClose }: { campaign: Campaign; o
         <FormActions onCancel={onClose} pending={create.isPending || !found} label="Crear borrador" pendingLabel={create.isPending ? 'Creando…' : 'Crear borrador'} />
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * With the frequency cap off nothing stops people who just got a message from getting another:
+ * say how many of the group got one in the last 24 h.
+ */
+function RecentlyMessagedNotice({ data }: { data: FollowUpCount }) {
+  const n = data.messaged_last_24h ?? 0;
+  if (data.frequency_cap !== null || n === 0) return null;
+  return (
+    <p role="note" data-testid="follow-up-recent" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+      <span className="font-medium">El tope de frecuencia está desactivado.</span>{' '}
+      {n === data.count && n > 1 ? `Las ${formatNumber(n)} personas` : n === 1 ? '1 de estas personas' : `${formatNumber(n)} de estas personas`}{' '}
+      {n === 1 ? 'recibió' : 'recibieron'} un mensaje en las últimas 24{'\u00a0'}h y {n === 1 ? 'recibiría' : 'recibirían'} otro. Puedes activar el tope en
+      Campañas.
+    </p>
   );
 }

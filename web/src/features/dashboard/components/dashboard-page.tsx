@@ -16,13 +16,18 @@ import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { DashboardActivity } from './dashboard-activity';
+import { usePending } from '../api/get-pending';
 
 export function DashboardPage() {
   const campaigns = useCampaigns();
   const accounts = useKommoAccounts();
   useErrorToast(campaigns.error, 'Error al cargar las campañas');
   useErrorToast(accounts.error, 'Error al cargar las cuentas');
+  const pending = usePending();
   const stats = dashboardStats(campaigns.data ?? [], accounts.data ?? []);
+  // The server's count adds the deferred recipients waiting for their retry; the spec's sum until it answers.
+  const pendingMessages = pending.data?.pending_messages ?? stats.pendingMessages;
+  const deferred = pending.data?.deferred ?? 0;
   return (
     <div className="space-y-6">
       <PageHeader title="Dashboard" />
@@ -30,7 +35,14 @@ export function DashboardPage() {
         <StatCard title="Total Contactos" value={formatNumber(stats.totalContacts)} icon={<Users className="h-6 w-6" />} />
         <StatCard title="Campañas Activas" value={formatNumber(stats.activeCampaigns)} icon={<Send className="h-6 w-6" />} tone="green" />
         <StatCard title="Campañas Completadas" value={formatNumber(stats.completedCampaigns)} icon={<CheckCircle className="h-6 w-6" />} tone="purple" />
-        <StatCard title="Mensajes Pendientes" value={formatNumber(stats.pendingMessages)} icon={<Clock className="h-6 w-6" />} tone="yellow" />
+        <StatCard
+          title="Mensajes Pendientes"
+          value={formatNumber(pendingMessages)}
+          icon={<Clock className="h-6 w-6" />}
+          tone="yellow"
+          testId="dashboard-pending"
+          note={deferred > 0 ? `incluye ${formatNumber(deferred)} ${deferred === 1 ? 'diferido que espera' : 'diferidos que esperan'} su reintento` : undefined}
+        />
       </div>
       <Card className="overflow-hidden">
         <div className="border-b border-gray-200 px-6 py-4">
