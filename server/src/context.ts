@@ -28,7 +28,7 @@ export interface AppContext {
   auth: AuthService;
   /** In-process nudges: campaign changed, webhook stored, sync requested or cancelled. */
   signals: Signals;
-  /** Kommo clients sharing one per-account rate limiter: `sync` (patient) and `interactive` (forms). */
+  /** Kommo clients sharing one per-account rate limiter (across processes on PostgreSQL): `sync` (patient) and `interactive` (forms). */
   kommo: KommoClients;
   /** Meta's Graph API, one keep-alive pool for every tenant. */
   graph: GraphClient;
@@ -61,7 +61,7 @@ export function createContext(config: Config, database: Database): AppContext {
       createRateLimiter({ limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
     ),
     signals: createSignals(),
-    kommo: createKommoClients(config),
+    kommo: createKommoClients(config, database),
     graph: createGraphClient(config.WHATSAPP_GRAPH_URL),
     log: createLog(config),
     metrics: createMetrics(() => readOpsState(database.db)),

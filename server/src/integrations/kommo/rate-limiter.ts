@@ -1,3 +1,6 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Queryable } from '../../db/sql';
+
 /**
  * Kommo allows a fixed number of requests in any one-second window and blocks an account
  * (403 on everything) after repeated 429s. Kommo counts a request when it arrives, which is
@@ -82,24 +85,115 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Which limiter paces a Kommo account: keyed by the account's base URL and subdomain. */
+export type LimiterPool = (key: string, rps: number) => RateLimiter;
+
 /**
- * One limiter per Kommo account in this process, shared by the sync and the API calls. Any user
- * can name any subdomain ("Obtener Campos"), so the map is an LRU: the least recently used
- * limiter goes once the cap is reached. An evicted account had no request for a long while, so
- * its fresh limiter starts with nothing to wait for, as the old one would have.
+ * One limiter per Kommo account, shared by the sync, the write-back and the API calls that use
+ * the pool. Any user can name any subdomain ("Obtener Campos"), so the map is an LRU: the least
+ * recently used limiter goes once the cap is reached. An evicted account had no request for a
+ * long while, so its fresh limiter starts with nothing to wait for, as the old one would have
+ * (the shared limiter's state is in the database anyway).
  */
 export const LIMITER_CAP = 2_000;
-const limiters = new Map<string, { rps: number; limiter: RateLimiter }>();
 
-export function limiterFor(key: string, rps: number): RateLimiter {
-  const found = limiters.get(key);
-  if (found) limiters.delete(key); // re-inserted below: Map order is the recency order
-  const entry = found && found.rps === rps ? found : { rps, limiter: createRateLimiter(rps) };
-  limiters.set(key, entry);
-  while (limiters.size > LIMITER_CAP) limiters.delete(limiters.keys().next().value as string);
-  return entry.limiter;
+export function createLimiterPool(make: (key: string, rps: number) => RateLimiter, cap = LIMITER_CAP) {
+  const limiters = new Map<string, { rps: number; limiter: RateLimiter }>();
+  const get: LimiterPool = (key, rps) => {
+    const found = limiters.get(key);
+    if (found) limiters.delete(key); // re-inserted below: Map order is the recency order
+    const entry = found && found.rps === rps ? found : { rps, limiter: make(key, rps) };
+    limiters.set(key, entry);
+    while (limiters.size > cap) limiters.delete(limiters.keys().next().value as string);
+    return entry.limiter;
+  };
+  return { get, size: () => limiters.size };
 }
 
-export function limiterCount(): number {
-  return limiters.size;
+/**
+ * The in-process pool: for the embedded database (one process) and for clients built without a
+ * pool (tests, benches). A deployment on PostgreSQL uses createSharedLimiterPool instead.
+ */
+const localPool = createLimiterPool((_key, rps) => createRateLimiter(rps));
+export const limiterFor: LimiterPool = localPool.get;
+export const limiterCount = (): number => localPool.size();
+
+export interface SharedLimiterOptions {
+  /**
+   * How long an in-flight request keeps its entry when its answer never comes back (its process
+   * died): past it, the entry counts the request as arrived then. Longer than any request lasts.
+   */
+  holdMs?: number;
+  marginMs?: number;
+  /** When every entry is in flight, how soon to ask again; well under a window, so no slot is missed. */
+  pollMs?: number;
+}
+
+/**
+ * The account's limit shared by every process on one PostgreSQL database (migration 0027): each
+ * request reserves its start in the account's row with one short statement (kommo_rate_reserve),
+ * sleeps here until then, and anchors its entry on its answer with another. Same rule as
+ * createRateLimiter: a request starts a window after the answer of the `perSecond`-th request
+ * before it, whichever process sent either. Times are the database's (clock_timestamp()), and
+ * every delay on the way (the statement's return, a late timer, the answer's statement) only
+ * makes a request later, never earlier. In this process, one waiter per account reserves at a
+ * time, in arrival order, as in the in-process limiter.
+ */
+export function createSharedRateLimiter(db: Queryable, key: string, perSecond: number, opts: SharedLimiterOptions = {}): RateLimiter {
+  const slots = Math.max(1, Math.floor(perSecond));
+  const windowMs = (1000 * slots) / perSecond + (opts.marginMs ?? MARGIN_MS);
+  const holdMs = opts.holdMs ?? 60_000;
+  const pollMs = opts.pollMs ?? 100;
+  let pausedUntil = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function waitTurn(signal?: AbortSignal): Promise<() => void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const paused = pausedUntil - now();
+      if (paused > 0) {
+        await sleep(paused, signal);
+        continue;
+      }
+      const [slot] = await rowsOf<{ wait_ms: number; entry: number; anchor: string }>(
+        db,
+        sql`select wait_ms, entry, anchor from kommo_rate_reserve(${key}::text, ${slots}::int, ${windowMs}::float8, ${holdMs}::float8)`,
+      );
+      if (!slot) {
+        await sleep(pollMs, signal); // every entry is in flight: one of them answers soon
+        continue;
+      }
+      let answered = false;
+      const done = () => {
+        if (answered) return;
+        answered = true;
+        // If this fails, the entry keeps its hold: later requests only wait longer.
+        db.execute(sql`select kommo_rate_answered(${key}::text, ${slot.entry}::int, ${slot.anchor}::text)`).catch(() => undefined);
+      };
+      try {
+        if (Number(slot.wait_ms) > 0) await sleep(Number(slot.wait_ms), signal);
+      } catch (err) {
+        done(); // never sent: the entry is free a window from now
+        throw err;
+      }
+      return done;
+    }
+  }
+
+  return {
+    acquire(signal) {
+      const turn = queue.then(() => waitTurn(signal));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    pause(ms) {
+      pausedUntil = Math.max(pausedUntil, now() + ms);
+      db.execute(sql`select kommo_rate_pause(${key}::text, ${ms}::float8)`).catch(() => undefined);
+    },
+  };
+}
+
+/** Shared limiters for every Kommo account a process talks to, on one PostgreSQL database. */
+export function createSharedLimiterPool(db: Queryable, opts: SharedLimiterOptions = {}) {
+  return createLimiterPool((key, rps) => createSharedRateLimiter(db, key, rps, opts));
 }
