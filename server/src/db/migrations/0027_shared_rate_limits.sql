@@ -74,7 +74,7 @@ $$;
 -- 2. rate_counters: events per key in a sliding window (failed sign-ins per address and per
 --    address and e-mail, sign-ups per address), at most `limit` recent times per key. A key is
 --    a kind and a hash, never an address or an e-mail in clear. Rows past their window are
---    removed by later hits.
+--    removed as new keys arrive.
 create table if not exists rate_counters (
   key text primary key,
   hits timestamptz[] not null,
@@ -91,20 +91,25 @@ create or replace function rate_counter_hit(p_key text, p_limit integer, p_windo
 declare
   t timestamptz := clock_timestamp();
   since timestamptz := t - make_interval(secs => p_window_ms / 1000);
+  cur timestamptz[];
+  created boolean;
   kept timestamptz[];
   n integer;
 begin
-  insert into rate_counters (key, hits, expires_at) values (p_key, '{}', t)
-    on conflict (key) do nothing;
-  select array(select h from unnest(c.hits) h where h > since order by h) into kept
-    from rate_counters c where c.key = p_key for update;
+  -- Inserts the key or locks its row, in one statement.
+  insert into rate_counters as c (key, hits, expires_at) values (p_key, '{}', t)
+    on conflict (key) do update set expires_at = c.expires_at
+    returning c.hits, (c.xmax = 0) into cur, created;
+  if created then
+    -- Each new key removes two that expired: the table holds the live keys and few more.
+    delete from rate_counters where key in (
+      select key from rate_counters where expires_at < t order by expires_at limit 2 for update skip locked);
+  end if;
+  kept := array(select h from unnest(cur) h where h > since order by h);
   n := cardinality(kept);
   if p_force or n < p_limit then
     kept := (kept || t)[greatest(1, n + 2 - p_limit):];
   end if;
   update rate_counters set hits = kept, expires_at = t + make_interval(secs => p_window_ms / 1000) where key = p_key;
-  if random() < 0.02 then
-    delete from rate_counters where key in (select key from rate_counters where expires_at < t limit 200);
-  end if;
   return n;
 end $$;
