@@ -16,11 +16,12 @@ create table if not exists kommo_rate_windows (
   updated_at timestamptz not null default now()
 );
 
--- One call per request. Answers the milliseconds to wait before sending (by the database's clock,
--- so processes on different hosts agree), the entry taken and the anchor written in it (handed
--- back by kommo_rate_answered); or no row when every entry is still in flight: ask again later.
+-- One call per request. Answers the entry taken, the anchor written in it (handed back by
+-- kommo_rate_answered) and the slot, the time from which the request may be sent; or, when every
+-- entry is still in flight, no entry: ask again later. Always the database's time of the call
+-- (db_ms): times are the database's clock, so processes on different hosts agree.
 create or replace function kommo_rate_reserve(p_key text, p_slots integer, p_window_ms double precision, p_hold_ms double precision)
-  returns table (wait_ms double precision, entry integer, anchor text)
+  returns table (entry integer, anchor text, slot_ms double precision, db_ms double precision)
   language plpgsql
   as $$
 declare
@@ -35,6 +36,7 @@ begin
     on conflict (account_key) do nothing;
   select w.anchors, w.paused_until into cur, paused from kommo_rate_windows w where w.account_key = p_key for update;
   t := clock_timestamp();
+  db_ms := extract(epoch from t) * 1000;
   if cardinality(cur) <> p_slots then
     -- KOMMO_RPS changed: keep the latest anchors.
     cur := array(select a from unnest(cur) a order by a desc limit p_slots)
@@ -42,23 +44,26 @@ begin
   end if;
   select u.a, u.n::integer into oldest, i from unnest(cur) with ordinality u(a, n) order by u.a, u.n limit 1;
   if oldest > t then
+    return next;
     return;
   end if;
   slot := greatest(t, coalesce(paused, t), oldest + make_interval(secs => p_window_ms / 1000));
   cur[i] := slot + make_interval(secs => p_hold_ms / 1000);
   update kommo_rate_windows w set anchors = cur, updated_at = t where w.account_key = p_key;
-  wait_ms := extract(epoch from slot - t) * 1000;
   entry := i;
   anchor := cur[i]::text;
+  slot_ms := extract(epoch from slot) * 1000;
   return next;
 end $$;
 
--- The request's answer (or failure) is in: its entry is anchored on now, unless the hold ran out
--- and another request took the entry since.
-create or replace function kommo_rate_answered(p_key text, p_entry integer, p_anchor text) returns void
+-- The request's answer (or failure) is in, at p_at_ms by the database's clock as its process
+-- bounds it (never earlier than the answer): its entry is anchored there, unless the hold ran
+-- out and another request took the entry since.
+create or replace function kommo_rate_answered(p_key text, p_entry integer, p_anchor text, p_at_ms double precision) returns void
   language sql
   as $$
-  update kommo_rate_windows set anchors[p_entry] = least(anchors[p_entry], clock_timestamp())
+  update kommo_rate_windows
+  set anchors[p_entry] = least(anchors[p_entry], clock_timestamp(), to_timestamp(p_at_ms / 1000))
   where account_key = p_key and anchors[p_entry] = p_anchor::timestamptz;
 $$;
 
