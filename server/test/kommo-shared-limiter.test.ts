@@ -100,3 +100,16 @@ describe('Kommo limiter shared through the database', () => {
     expect(future).toBe(0);
   });
 });
+
+describe('accounts table', () => {
+  it('a new account removes accounts idle for an hour, not those in use', async () => {
+    await database.db.execute(sql`insert into kommo_rate_windows (account_key, anchors, updated_at)
+      values ('sim|dormida1', array['-infinity'::timestamptz], now() - interval '2 hours'),
+             ('sim|dormida2', array['-infinity'::timestamptz], now() - interval '3 hours')`);
+    (await createSharedRateLimiter(database.db, 'sim|nueva', 7).acquire())();
+    const keys = (await rowsOf<{ account_key: string }>(database.db, sql`select account_key from kommo_rate_windows order by account_key`)).map((r) => r.account_key);
+    expect(keys).not.toContain('sim|dormida1');
+    expect(keys).not.toContain('sim|dormida2');
+    expect(keys).toEqual(expect.arrayContaining(['sim|nueva', 'sim|compartida', 'sim|caida']));
+  });
+});

@@ -13,6 +13,8 @@ create table if not exists kommo_rate_windows (
   anchors timestamptz[] not null,
   -- After a 429: nobody of any process starts before then.
   paused_until timestamptz,
+  -- The last reservation. Not indexed: every request updates the row, which then stays a HOT
+  -- update; the rare sweep below reads the small table whole.
   updated_at timestamptz not null default now()
 );
 
@@ -34,6 +36,13 @@ declare
 begin
   insert into kommo_rate_windows (account_key, anchors) values (p_key, array_fill('-infinity'::timestamptz, array[p_slots]))
     on conflict (account_key) do nothing;
+  if found then
+    -- Anyone can name a subdomain ("Obtener Campos"): each new account removes two idle for an
+    -- hour (their every anchor is long past), so the table holds the accounts in use.
+    delete from kommo_rate_windows where account_key in (
+      select w.account_key from kommo_rate_windows w where w.updated_at < clock_timestamp() - interval '1 hour'
+      order by w.updated_at limit 2 for update skip locked);
+  end if;
   select w.anchors, w.paused_until into cur, paused from kommo_rate_windows w where w.account_key = p_key for update;
   t := clock_timestamp();
   db_ms := extract(epoch from t) * 1000;
