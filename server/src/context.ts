@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { readOpsState } from './db/ops-state';
+import { createRateCounter } from './db/rate-counters';
 import { createKommoClients, type KommoClients } from './integrations/kommo/shared-client';
 import { createGraphClient, type GraphClient } from './integrations/whatsapp/graph-client';
 import { createLog, type Log } from './lib/log';
@@ -9,7 +10,6 @@ import { createSecretBox, type SecretBox } from './lib/secret-box';
 import { createSignals, type Signals } from './lib/signals';
 import { createAuthService, type AuthService } from './services/auth/auth-service';
 import { createLoginThrottle } from './services/auth/login-throttle';
-import { createRateLimiter } from './services/auth/rate-limiter';
 import { createTokenService, type TokenService } from './services/auth/tokens';
 
 /**
@@ -28,7 +28,7 @@ export interface AppContext {
   auth: AuthService;
   /** In-process nudges: campaign changed, webhook stored, sync requested or cancelled. */
   signals: Signals;
-  /** Kommo clients sharing one per-account rate limiter: `sync` (patient) and `interactive` (forms). */
+  /** Kommo clients sharing one per-account rate limiter (across processes on PostgreSQL): `sync` (patient) and `interactive` (forms). */
   kommo: KommoClients;
   /** Meta's Graph API, one keep-alive pool for every tenant. */
   graph: GraphClient;
@@ -57,11 +57,12 @@ export function createContext(config: Config, database: Database): AppContext {
     auth: createAuthService(
       database.db,
       tokens,
-      createLoginThrottle(),
-      createRateLimiter({ limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
+      // Both counted in the database: every API process shares them.
+      createLoginThrottle(database.db),
+      createRateCounter(database.db, { name: 'signup', limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
     ),
     signals: createSignals(),
-    kommo: createKommoClients(config),
+    kommo: createKommoClients(config, database),
     graph: createGraphClient(config.WHATSAPP_GRAPH_URL),
     log: createLog(config),
     metrics: createMetrics(() => readOpsState(database.db)),

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { SUBDOMAIN_PATTERN } from '@masivo/contract/kommo-accounts';
 import { KommoError, messageForStatus } from './errors';
-import { limiterFor, sleep } from './rate-limiter';
+import { limiterFor, sleep, type LimiterPool } from './rate-limiter';
 import type { KommoAccountInfo, KommoContact, KommoCredentials, KommoCustomField } from './types';
 
 /** Kommo caps list pages at 250 items. */
@@ -16,6 +16,8 @@ export interface KommoClientOptions {
   baseUrlTemplate: string;
   /** KOMMO_RPS: requests per second per Kommo account. */
   rps: number;
+  /** Where each account's limiter lives (shared through the database on PostgreSQL); this process's own by default. */
+  limiters?: LimiterPool;
   timeoutMs?: number;
   /** Retries of a 5xx answer or a timeout / connection error. */
   retries?: number;
@@ -109,7 +111,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient & Kommo
     const payload = callOpts.body === undefined ? undefined : JSON.stringify(callOpts.body);
     const base = kommoBaseUrl(opts.baseUrlTemplate, creds.subdomain);
     const url = `${base}${path}${query.size ? `?${query}` : ''}`;
-    const limiter = limiterFor(`${opts.baseUrlTemplate}|${creds.subdomain}`, opts.rps);
+    const limiter = (opts.limiters ?? limiterFor)(`${opts.baseUrlTemplate}|${creds.subdomain}`, opts.rps);
     let failures = 0;
     let limited = 0;
     let limitedWaitMs = 0;

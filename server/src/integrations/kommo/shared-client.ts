@@ -1,5 +1,7 @@
 import type { Config } from '../../config';
+import type { Database } from '../../db/client';
 import { createKommoClient, type KommoClient } from './client';
+import { createSharedLimiterPool, limiterFor } from './rate-limiter';
 import { createKommoWriteApi, type KommoWriteApi } from './write-api';
 
 export interface KommoClients {
@@ -13,9 +15,14 @@ export interface KommoClients {
   interactiveWrite: KommoWriteApi;
 }
 
-/** The process's Kommo clients for a configuration (KOMMO_BASE_URL, KOMMO_RPS); all share the per-account rate limiter. */
-export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMMO_RPS'>): KommoClients {
-  const base = { baseUrlTemplate: config.KOMMO_BASE_URL, rps: config.KOMMO_RPS };
+/**
+ * The process's Kommo clients for a configuration (KOMMO_BASE_URL, KOMMO_RPS); all share the
+ * per-account rate limiter. On PostgreSQL that limiter is the database's, shared with every other
+ * process of the deployment; the embedded database has one process, which keeps its own.
+ */
+export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMMO_RPS'>, database?: Pick<Database, 'db' | 'kind'>): KommoClients {
+  const limiters = database?.kind === 'postgres' ? createSharedLimiterPool(database.db).get : limiterFor;
+  const base = { baseUrlTemplate: config.KOMMO_BASE_URL, rps: config.KOMMO_RPS, limiters };
   const interactive = createKommoClient({ ...base, retries: 2, backoffMs: 300, timeoutMs: 15_000, maxRetryAfterMs: 5_000, max429s: 3 });
   return {
     sync: createKommoClient(base),

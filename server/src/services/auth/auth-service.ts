@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { ChangePasswordInput, LoginInput, RegisterInput, User } from '@masivo/contract/auth';
 import type { Db, Tx } from '../../db/client';
+import type { RateCounter } from '../../db/rate-counters';
 import { revokedSessions, users } from '../../db/schema/index';
 import { AppError, conflict } from '../../lib/errors';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords';
-import type { RateLimiter } from './rate-limiter';
 import type { TokenService } from './tokens';
 
 const INVALID_CREDENTIALS = 'Email o contraseña incorrectos';
@@ -35,7 +35,7 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export function createAuthService(db: Db, tokens: TokenService, throttle: LoginThrottle, signups: RateLimiter) {
+export function createAuthService(db: Db, tokens: TokenService, throttle: LoginThrottle, signups: Pick<RateCounter, 'take'>) {
   const findByEmail = async (email: string) =>
     (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1))[0];
   const findById = async (id: number) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
@@ -61,7 +61,7 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
      */
     async register(input: RegisterInput, ip: string) {
       const email = input.email.trim();
-      if (throttle.isBlocked(email, ip) || !signups.take(ip)) throw new AppError(429, TOO_MANY_SIGNUPS);
+      if ((await throttle.isBlocked(email, ip)) || !(await signups.take(ip))) throw new AppError(429, TOO_MANY_SIGNUPS);
       const passwordHash = await hashPassword(input.password);
       const inserted = await db
         .insert(users)
@@ -69,7 +69,7 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
         .onConflictDoNothing()
         .returning();
       if (!inserted[0]) {
-        throttle.recordFailure(email, ip);
+        await throttle.recordFailure(email, ip);
         throw conflict('Ya existe una cuenta con ese email');
       }
       return session(inserted[0]);
@@ -77,16 +77,16 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
 
     async login(input: LoginInput, ip: string) {
       const email = input.email.trim();
-      if (throttle.isBlocked(email, ip)) throw new AppError(429, TOO_MANY_LOGINS);
+      if (await throttle.isBlocked(email, ip)) throw new AppError(429, TOO_MANY_LOGINS);
       const row = await findByEmail(email);
       const ok = row
         ? await verifyPassword(row.passwordHash, input.password)
         : (await verifyPassword(await timingDummyHash(), input.password), false);
       if (!row || !ok) {
-        throttle.recordFailure(email, ip);
+        await throttle.recordFailure(email, ip);
         throw new AppError(401, INVALID_CREDENTIALS);
       }
-      throttle.recordSuccess(email, ip);
+      await throttle.recordSuccess(email, ip);
       return session(row);
     },
 
@@ -144,9 +144,9 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
     async changePassword(userId: number, input: ChangePasswordInput, ip: string) {
       const row = await findById(userId);
       if (!row) throw new AppError(401, INVALID_SESSION);
-      if (throttle.isBlocked(row.email, ip)) throw new AppError(429, TOO_MANY_LOGINS);
+      if (await throttle.isBlocked(row.email, ip)) throw new AppError(429, TOO_MANY_LOGINS);
       if (!(await verifyPassword(row.passwordHash, input.current_password))) {
-        throttle.recordFailure(row.email, ip);
+        await throttle.recordFailure(row.email, ip);
         throw new AppError(400, 'La contraseña actual es incorrecta');
       }
       const passwordHash = await hashPassword(input.new_password);

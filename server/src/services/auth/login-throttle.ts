@@ -1,4 +1,5 @@
-import { createRateLimiter } from './rate-limiter';
+import type { Queryable } from '../../db/sql';
+import { createRateCounter } from '../../db/rate-counters';
 
 /**
  * Slows down password guessing without handing anyone a lockout tool:
@@ -8,30 +9,25 @@ import { createRateLimiter } from './rate-limiter';
  * There is deliberately no per-account limit across addresses: it would let anyone lock a
  * known user out. Distributed guessing is bounded by addresses × 5 per 15 minutes and by the
  * argon2 cost of each attempt. The address is the socket address unless TRUST_PROXY names the
- * proxies allowed to set it. Kept in memory and bounded; each API process throttles on its own.
+ * proxies allowed to set it. Counted in the database (rate_counters), so every API process of a
+ * deployment shares the same counts.
  */
 const WINDOW_MS = 15 * 60 * 1000;
 const MAX_FAILURES_PER_PAIR = 5;
 const MAX_FAILURES_PER_IP = 30;
 
-export function createLoginThrottle(now: () => number = Date.now) {
-  const byPair = createRateLimiter({ limit: MAX_FAILURES_PER_PAIR, windowMs: WINDOW_MS, maxKeys: 50_000, now });
-  const byIp = createRateLimiter({ limit: MAX_FAILURES_PER_IP, windowMs: WINDOW_MS, maxKeys: 20_000, now });
+export function createLoginThrottle(db: Queryable) {
+  const byPair = createRateCounter(db, { name: 'login-pair', limit: MAX_FAILURES_PER_PAIR, windowMs: WINDOW_MS });
+  const byIp = createRateCounter(db, { name: 'login-ip', limit: MAX_FAILURES_PER_IP, windowMs: WINDOW_MS });
   const pair = (email: string, ip: string) => `${ip}|${email.trim().toLowerCase()}`;
 
   return {
-    isBlocked: (email: string, ip: string) => byIp.isLimited(ip) || byPair.isLimited(pair(email, ip)),
-    recordFailure(email: string, ip: string) {
-      byIp.hit(ip);
-      byPair.hit(pair(email, ip));
+    isBlocked: async (email: string, ip: string) => (await byIp.isLimited(ip)) || (await byPair.isLimited(pair(email, ip))),
+    async recordFailure(email: string, ip: string) {
+      await byIp.hit(ip);
+      await byPair.hit(pair(email, ip));
     },
-    recordSuccess(email: string, ip: string) {
-      byPair.reset(pair(email, ip));
-    },
-    /** For tests and monitoring: how many keys are held. */
-    get size() {
-      return byPair.size + byIp.size;
-    },
+    recordSuccess: (email: string, ip: string) => byPair.reset(pair(email, ip)),
   };
 }
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;

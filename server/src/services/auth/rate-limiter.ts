@@ -1,7 +1,8 @@
 /**
  * Counts events per key in a sliding window, in memory. The map is bounded: expired keys are
  * swept as new ones arrive, and past `maxKeys` the oldest key is dropped, so a stream of new
- * addresses or e-mails cannot grow it without end. Each API process limits on its own.
+ * addresses or e-mails cannot grow it without end. Each process limits on its own (the webhook
+ * verify-token guard); limits that several API processes must share use db/rate-counters.ts.
  */
 export interface RateLimiterOptions {
   limit: number;
