@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { apiAs, type ConsoleApi } from './stack';
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,4 +36,11 @@ export async function signUp(page: Page, baseUrl: string, email = `e2e${Date.now
   await page.waitForURL(`${baseUrl}/dashboard`);
   const token = await page.evaluate(() => localStorage.getItem('token'));
   return { email, password, token: token! };
+}
+
+/** A browser with a new user signed in through the Register screen, and that user's API. */
+export async function openSignedIn(baseUrl: string): Promise<{ page: Page; close(): Promise<void>; token: string; api: ConsoleApi }> {
+  const b = await openBrowser();
+  const { token } = await signUp(b.page, baseUrl);
+  return { page: b.page, close: b.close, token, api: apiAs(baseUrl, token) };
 }

@@ -54,6 +54,8 @@ export async function startStack(
 }
 
 /** Calls the console's API as a signed-in user (for test setup that other e2e files cover in the browser). */
+export type ConsoleApi = ReturnType<typeof apiAs>;
+
 export function apiAs(baseUrl: string, token: string) {
   const call = async <T = any>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${baseUrl}/api${path}`, {
@@ -71,4 +73,41 @@ export function apiAs(baseUrl: string, token: string) {
     put: <T = any>(path: string, body: unknown = {}) => call<T>('PUT', path, body),
     delete: <T = any>(path: string) => call<T>('DELETE', path),
   };
+}
+
+type WhatsAppSimOptions = NonNullable<Parameters<typeof startWhatsAppSim>[0]>;
+type SimTemplate = Omit<NonNullable<WhatsAppSimOptions['templates']>[number], 'wabaId' | 'language'> & { language?: string };
+
+/** What a campaign test sets up: one Kommo account, one WhatsApp number and its templates. */
+export interface OneNumberWorld {
+  kommo: { subdomain: string; token: string; contacts: number; seed: number; rps?: number };
+  number: { phoneNumberId: string; wabaId: string; token: string; displayPhoneNumber: string; throughput?: number };
+  /** Approved templates of the number's WABA; Spanish unless they say otherwise. */
+  templates: SimTemplate[];
+  /** Kommo contacts given a known phone and tags (the rest keep the generated ones). */
+  audience?: Array<{ id: number; phone: string | null; tags?: string[] }>;
+  /** Every message is delivered; `readRate` of them read (default all), statuses after `statusDelayMs`. */
+  readRate?: number;
+  statusDelayMs?: number;
+  whatsapp?: Partial<WhatsAppSimOptions>;
+}
+
+/**
+ * The one stack definition the campaign tests share: the console wired to a Kommo account and a
+ * WhatsApp number (80 msg/s) whose templates are approved, every message delivered.
+ */
+export async function startOneNumberStack(w: OneNumberWorld): Promise<Stack> {
+  const stack = await startStack({
+    kommo: { accounts: [{ subdomain: w.kommo.subdomain, token: w.kommo.token, contacts: w.kommo.contacts, seed: w.kommo.seed }], rps: w.kommo.rps ?? 50 },
+    whatsapp: {
+      numbers: [{ throughput: 80, ...w.number }],
+      templates: w.templates.map((t) => ({ language: 'es', ...t, wabaId: w.number.wabaId })),
+      deliveryRate: 1,
+      readRate: w.readRate ?? 1,
+      statusDelayMs: w.statusDelayMs ?? 30,
+      ...w.whatsapp,
+    },
+  });
+  for (const c of w.audience ?? []) stack.kommo.updateContact(w.kommo.subdomain, c.id, { phone: c.phone, ...(c.tags ? { tags: c.tags } : {}) });
+  return stack;
 }

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, shot, signUp } from '../src/browser';
+import { openSignedIn, shot } from '../src/browser';
 import { connectAccounts, waitFor } from '../src/seed';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { startOneNumberStack, type ConsoleApi, type Stack } from '../src/stack';
 
 /**
  * After the send, in the browser: a campaign runs; people reply and tap a quick-reply button in the
@@ -28,39 +28,29 @@ const digits = (p: string) => p.replace(/\D/g, '');
 let stack: Stack;
 let page: Page;
 let closeBrowser: () => Promise<void>;
-let api: ReturnType<typeof apiAs>;
+let api: ConsoleApi;
 let kommoAccountId: number;
 let whatsappAccountId: number;
 let templateId: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    kommo: { accounts: [{ subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 20, seed: 21 }], rps: 50 },
-    whatsapp: {
-      numbers: [{ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005101', throughput: 80 }],
-      templates: [
-        {
-          wabaId: WABA_ID,
-          name: TEMPLATE,
-          language: 'es',
-          category: 'MARKETING',
-          components: [
-            { type: 'BODY', text: 'Hola {{1}}, esta semana tenemos una oferta para ti.', example: { body_text: [['Ana']] } },
-            { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: BUTTON }, { type: 'QUICK_REPLY', text: 'Más tarde' }] },
-          ],
-        },
-      ],
-      deliveryRate: 1,
-      readRate: 1,
-      statusDelayMs: 20,
-    },
+  stack = await startOneNumberStack({
+    kommo: { subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 20, seed: 21 },
+    number: { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005101' },
+    templates: [
+      {
+        name: TEMPLATE,
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'Hola {{1}}, esta semana tenemos una oferta para ti.', example: { body_text: [['Ana']] } },
+          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: BUTTON }, { type: 'QUICK_REPLY', text: 'Más tarde' }] },
+        ],
+      },
+    ],
+    audience: AUDIENCE.map((c) => ({ ...c, tags: [TAG] })),
+    statusDelayMs: 20,
   });
-  for (const c of AUDIENCE) stack.kommo.updateContact(SUBDOMAIN, c.id, { phone: c.phone, tags: [TAG] });
-  const b = await openBrowser();
-  page = b.page;
-  closeBrowser = b.close;
-  const { token } = await signUp(page, stack.baseUrl);
-  api = apiAs(stack.baseUrl, token);
+  ({ page, close: closeBrowser, api } = await openSignedIn(stack.baseUrl));
 
   ({ kommoAccountId, whatsappAccountId, templateId } = await connectAccounts(stack, api, {
     subdomain: SUBDOMAIN,

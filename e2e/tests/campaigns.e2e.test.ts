@@ -1,8 +1,8 @@
 import { filterToSearchParams } from '@masivo/contract/contact-filter';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, shot, signUp } from '../src/browser';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { openSignedIn, shot } from '../src/browser';
+import { startOneNumberStack, type ConsoleApi, type Stack } from '../src/stack';
 
 /**
  * The campaign journey in the browser: create a campaign from contact filters, start and
@@ -20,35 +20,25 @@ const WA_TOKEN = 'wa-e2e-token';
 let stack: Stack;
 let page: Page;
 let closeBrowser: () => Promise<void>;
-let api: ReturnType<typeof apiAs>;
+let api: ConsoleApi;
 let kommoAccountId: number;
 let whatsappAccountId: number;
 let templateId: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    kommo: { accounts: [{ subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 300, seed: 11 }], rps: 50 },
-    whatsapp: {
-      numbers: [{ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100000000', throughput: 80 }],
-      templates: [
-        {
-          wabaId: WABA_ID,
-          name: 'promo_e2e',
-          language: 'es',
-          category: 'MARKETING',
-          components: [{ type: 'BODY', text: 'Hola {{1}}, tenemos una oferta para ti.', example: { body_text: [['Ana']] } }],
-        },
-      ],
-      deliveryRate: 1,
-      readRate: 1,
-      statusDelayMs: 50,
-    },
+  stack = await startOneNumberStack({
+    kommo: { subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 300, seed: 11 },
+    number: { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100000000' },
+    templates: [
+      {
+        name: 'promo_e2e',
+        category: 'MARKETING',
+        components: [{ type: 'BODY', text: 'Hola {{1}}, tenemos una oferta para ti.', example: { body_text: [['Ana']] } }],
+      },
+    ],
+    statusDelayMs: 50,
   });
-  const b = await openBrowser();
-  page = b.page;
-  closeBrowser = b.close;
-  const { token } = await signUp(page, stack.baseUrl);
-  api = apiAs(stack.baseUrl, token);
+  ({ page, close: closeBrowser, api } = await openSignedIn(stack.baseUrl));
   await setUpAccounts();
 });
 afterAll(async () => {

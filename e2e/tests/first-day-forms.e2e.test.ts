@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { DEMO_HEADER_PNG } from '@masivo/simulators/demo-templates';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, signUp } from '../src/browser';
+import { openSignedIn } from '../src/browser';
 import { connectAccounts, waitFor } from '../src/seed';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { startOneNumberStack, type ConsoleApi, type Stack } from '../src/stack';
 
 /**
  * A new operator's first day, in the browser at 1280×800 and at 390×844:
@@ -64,7 +64,7 @@ const couponName = (vp: string) => `cupon_imagen_${vp === 'desktop' ? 'escritori
 let stack: Stack;
 let page: Page;
 let closeBrowser: () => Promise<void>;
-let api: ReturnType<typeof apiAs>;
+let api: ConsoleApi;
 let kommoAccountId: number;
 let whatsappAccountId: number;
 let welcomeId: number;
@@ -73,34 +73,21 @@ let mediaId: string;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack({
-    kommo: { accounts: [{ subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 20, seed: 28 }], rps: 100 },
-    whatsapp: {
-      numbers: [{ ...NUMBER, throughput: 80 }],
-      templates: [
-        {
-          wabaId: NUMBER.wabaId,
-          name: WELCOME,
-          language: 'es',
-          category: 'MARKETING',
-          components: [{ type: 'BODY', text: 'Hola {{1}}, bienvenido.', example: { body_text: [['Ana']] } }],
-        },
-        { wabaId: NUMBER.wabaId, name: REMINDER, language: 'es', category: 'UTILITY', components: [{ type: 'BODY', text: 'Te esperamos mañana.' }] },
-        couponTemplate(couponName('desktop')),
-        couponTemplate(couponName('phone')),
-        couponTemplate(UNMAPPED),
-      ],
-      deliveryRate: 1,
-      readRate: 0,
-      statusDelayMs: 20,
-    },
+  stack = await startOneNumberStack({
+    kommo: { subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 20, seed: 28, rps: 100 },
+    number: NUMBER,
+    templates: [
+      { name: WELCOME, category: 'MARKETING', components: [{ type: 'BODY', text: 'Hola {{1}}, bienvenido.', example: { body_text: [['Ana']] } }] },
+      { name: REMINDER, category: 'UTILITY', components: [{ type: 'BODY', text: 'Te esperamos mañana.' }] },
+      couponTemplate(couponName('desktop')),
+      couponTemplate(couponName('phone')),
+      couponTemplate(UNMAPPED),
+    ],
+    audience: AUDIENCE,
+    readRate: 0,
+    statusDelayMs: 20,
   });
-  for (const c of AUDIENCE) stack.kommo.updateContact(SUBDOMAIN, c.id, { phone: c.phone, tags: c.tags });
-  const b = await openBrowser();
-  page = b.page;
-  closeBrowser = b.close;
-  const { token } = await signUp(page, stack.baseUrl);
-  api = apiAs(stack.baseUrl, token);
+  ({ page, close: closeBrowser, api } = await openSignedIn(stack.baseUrl));
   ({ kommoAccountId, whatsappAccountId, templateId: welcomeId } = await connectAccounts(stack, api, {
     subdomain: SUBDOMAIN,
     kommoToken: KOMMO_TOKEN,

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launch, PHONE } from '../src/a11y';
 import { connectAccounts, waitFor } from '../src/seed';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { apiAs, startOneNumberStack, type Stack } from '../src/stack';
 
 /**
  * What a new operator sees on the first day, at 1280×800 and at 390×844: the way into a
@@ -51,27 +51,22 @@ async function contextFor(options: typeof DESKTOP | typeof PHONE, session: { tok
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  stack = await startStack({
-    kommo: { accounts: [{ subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 14, seed: 28 }], rps: 50 },
-    whatsapp: {
-      numbers: [{ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005301', throughput: 80 }],
-      templates: [
-        {
-          wabaId: WABA_ID,
-          name: TEMPLATE,
-          language: 'es',
-          category: 'MARKETING',
-          components: [
-            { type: 'BODY', text: 'Hola {{1}}, hoy tenemos algo para ti.', example: { body_text: [['Ana']] } },
-            { type: 'BUTTONS', buttons: BUTTONS.map((text) => ({ type: 'QUICK_REPLY', text })) },
-          ],
-        },
-      ],
-      deliveryRate: 1,
-      // Nobody reads: "No leyeron tras 24 h" stays empty until a day after the send.
-      readRate: 0,
-      statusDelayMs: 20,
-    },
+  stack = await startOneNumberStack({
+    kommo: { subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 14, seed: 28 },
+    number: { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005301' },
+    templates: [
+      {
+        name: TEMPLATE,
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'Hola {{1}}, hoy tenemos algo para ti.', example: { body_text: [['Ana']] } },
+          { type: 'BUTTONS', buttons: BUTTONS.map((text) => ({ type: 'QUICK_REPLY', text })) },
+        ],
+      },
+    ],
+    // Nobody reads: "No leyeron tras 24 h" stays empty until a day after the send.
+    readRate: 0,
+    statusDelayMs: 20,
   });
   for (const id of SENDABLE) stack.kommo.updateContact(SUBDOMAIN, id, { phone: phoneOf(id), tags: [TAG] });
   for (const id of INVALID) stack.kommo.updateContact(SUBDOMAIN, id, { phone: '12345', tags: [TAG] });

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, shot, signUp } from '../src/browser';
+import { openSignedIn, shot } from '../src/browser';
 import { settle, wallClock } from '../src/clock';
 import { connectAccounts } from '../src/seed';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { startOneNumberStack, type ConsoleApi, type Stack } from '../src/stack';
 
 /**
  * The pre-flight in the browser: build a campaign from filters and read the pre-flight ("Antes de
@@ -49,36 +49,25 @@ const ATTEMPTED_DIGITS = AUDIENCE.slice(0, 8).map((c) => c.phone!.replace(/\D/g,
 let stack: Stack;
 let page: Page;
 let closeBrowser: () => Promise<void>;
-let api: ReturnType<typeof apiAs>;
+let api: ConsoleApi;
 let kommoAccountId: number;
 let whatsappAccountId: number;
 let templateId: number;
 
 beforeAll(async () => {
-  stack = await startStack({
-    kommo: { accounts: [{ subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 40, seed: 13 }], rps: 50 },
-    whatsapp: {
-      numbers: [{ phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005001', throughput: 80 }],
-      templates: [
-        {
-          wabaId: WABA_ID,
-          name: TEMPLATE,
-          language: 'es',
-          category: 'MARKETING',
-          components: [{ type: 'BODY', text: 'Hola {{1}}, tenemos novedades para ti.', example: { body_text: [['Ana']] } }],
-        },
-      ],
-      deliveryRate: 1,
-      readRate: 1,
-      statusDelayMs: 30,
-    },
+  stack = await startOneNumberStack({
+    kommo: { subdomain: SUBDOMAIN, token: KOMMO_TOKEN, contacts: 40, seed: 13 },
+    number: { phoneNumberId: PHONE_NUMBER_ID, wabaId: WABA_ID, token: WA_TOKEN, displayPhoneNumber: '5491100005001' },
+    templates: [
+      {
+        name: TEMPLATE,
+        category: 'MARKETING',
+        components: [{ type: 'BODY', text: 'Hola {{1}}, tenemos novedades para ti.', example: { body_text: [['Ana']] } }],
+      },
+    ],
+    audience: AUDIENCE,
   });
-  for (const c of AUDIENCE) stack.kommo.updateContact(SUBDOMAIN, c.id, { phone: c.phone, tags: c.tags });
-  const b = await openBrowser();
-  page = b.page;
-  closeBrowser = b.close;
-  const { token } = await signUp(page, stack.baseUrl);
-  api = apiAs(stack.baseUrl, token);
+  ({ page, close: closeBrowser, api } = await openSignedIn(stack.baseUrl));
 
   ({ kommoAccountId, whatsappAccountId, templateId } = await connectAccounts(stack, api, {
     subdomain: SUBDOMAIN,

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { DEMO_HEADER_PNG } from '@masivo/simulators/demo-templates';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, shot, signUp } from '../src/browser';
+import { openSignedIn, shot } from '../src/browser';
 import { waitFor } from '../src/seed';
-import { apiAs, startStack, type Stack } from '../src/stack';
+import { startStack, type ConsoleApi, type Stack } from '../src/stack';
 
 /**
  * Rich templates in the browser: an image-header template with a URL button is created in the
@@ -25,7 +25,7 @@ const PNG = DEMO_HEADER_PNG;
 let stack: Stack;
 let page: Page;
 let closeBrowser: () => Promise<void>;
-let api: ReturnType<typeof apiAs>;
+let api: ConsoleApi;
 let media: Server;
 let mediaUrl = '';
 let certDir = '';
@@ -49,11 +49,7 @@ beforeAll(async () => {
     whatsapp: { numbers: [{ ...NUMBER, throughput: 80 }], approvalDelayMs: 300, deliveryRate: 1, readRate: 0, statusDelayMs: 20 },
     env: { MEDIA_ALLOW_PRIVATE_HOSTS: '1' },
   });
-  const b = await openBrowser();
-  page = b.page;
-  closeBrowser = b.close;
-  const { token } = await signUp(page, stack.baseUrl);
-  api = apiAs(stack.baseUrl, token);
+  ({ page, close: closeBrowser, api } = await openSignedIn(stack.baseUrl));
   // Accounts and contacts are other screens' business (their e2e files cover them).
   const { phoneFieldId } = stack.kommo.fields(KOMMO.subdomain);
   const kommo = await api.post('/kommo/accounts', { subdomain: KOMMO.subdomain, access_token: KOMMO.token, phone_field_id: phoneFieldId });
