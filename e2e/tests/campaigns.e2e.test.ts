@@ -148,7 +148,7 @@ describe('campaigns', () => {
     // Faster now, so the rest of the audience goes out in a few seconds.
     await api.put(`/whatsapp-accounts/${whatsappAccountId}`, { name: 'Ventas E2E', rate_per_second: 50 });
     await toastsGone();
-    await page.getByTestId(`campaign-row-${campaignId}`).getByRole('link', { name: 'Ver' }).click();
+    await page.getByTestId(`campaign-row-${campaignId}`).getByRole('link', { name: 'Ver', exact: true }).click();
     await page.waitForURL(new RegExp(`/campaigns/${campaignId}$`));
     await page.getByRole('button', { name: 'Iniciar' }).click();
     await page.getByRole('dialog').getByRole('button', { name: /^Enviar a [\d.]+ personas?$/ }).click();
@@ -182,7 +182,7 @@ describe('campaigns', () => {
     await nav('Dashboard').click();
     await page.waitForURL(/\/dashboard$/);
     const recent = page.locator('tr', { hasText: name });
-    await recent.getByText('Completada').waitFor();
+    await recent.getByText('Completada', { exact: true }).waitFor();
     const done = await api.get(`/campaigns/${campaignId}`);
     await recent.getByText(`${done.messages_sent.toLocaleString('es-ES')}/${done.total_recipients.toLocaleString('es-ES')}`).waitFor();
     const account = await api.get(`/kommo/accounts/${kommoAccountId}`);

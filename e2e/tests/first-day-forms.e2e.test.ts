@@ -288,7 +288,7 @@ for (const vp of VIEWPORTS) {
       await page.getByText('Campaña iniciada exitosamente').first().waitFor();
       await waitFor(async () => (await api.get(`/campaigns/${draft.id}`)).status === 'completed', 60_000);
       const row = vp.key === 'desktop' ? page.getByTestId(`campaign-row-${draft.id}`) : page.getByTestId(`campaign-item-${draft.id}`);
-      await row.getByText('Completada').waitFor({ timeout: 30_000 });
+      await row.getByText('Completada', { exact: true }).waitFor({ timeout: 30_000 });
       expect(stack.whatsapp.messages().filter((m) => m.template === WELCOME).length).toBeGreaterThanOrEqual(ATTEMPTED);
     });
 
@@ -388,8 +388,9 @@ for (const vp of VIEWPORTS) {
       await dialog.getByRole('button', { name: 'Guardar fecha' }).click();
       await page.getByText('Fecha de envío actualizada').first().waitFor();
       expect(await api.get(`/campaigns/${draft.id}`)).toMatchObject({ status: 'scheduled', scheduled_at: later.iso });
-      // The detail shows the new date as the browser writes it.
-      await page.getByText(await page.evaluate((iso) => new Date(iso).toLocaleString('es-ES'), later.iso), { exact: true }).waitFor();
+      // The moment as the detail shows it: the browser's local time, then its zone ("(GMT-3)").
+      const shown = await page.evaluate((iso) => new Date(iso).toLocaleString('es-ES'), later.iso);
+      await page.getByText(new RegExp(`^${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(`)).waitFor();
       await snap(`item3-scheduled-${vp.key}`);
 
       await toastsGone();

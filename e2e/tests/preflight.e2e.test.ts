@@ -104,7 +104,9 @@ async function readPanel() {
   const attempted = (await panel.getByTestId('preflight-attempted').textContent({ timeout: 1000 }).catch(() => null)) ?? '';
   const excluded: Record<string, number> = {};
   for (const li of await panel.getByTestId('preflight-excluded').locator('li').all()) {
-    const [label, count] = await li.locator('span').allTextContents();
+    // The reason (a download button, or plain text without one) and then its count.
+    const label = ((await li.locator(':scope > :first-child').textContent()) ?? '').trim();
+    const count = (await li.locator(':scope > :last-child').textContent()) ?? '';
     excluded[label] = Number(count.replace(/\D/g, ''));
   }
   return { attempted: Number(attempted.replace(/\D/g, '')), excluded, updating: await panel.getByText('actualizando...').isVisible() };
