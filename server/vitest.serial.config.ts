@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests whose assertion is a rate (requests per second across processes): they run one file at
- * a time, after the parallel suites, so the machine's other tests do not decide their figure.
- *   TEST_DATABASE_URL=postgres://… npx vitest run --config server/vitest.serial.config.ts
+ * Tests whose assertion is a rate (a number's pacing, Kommo's limit across processes): they run
+ * one file at a time, after the parallel suites, so the machine's other tests do not decide
+ * their figure. On the embedded database, and on PostgreSQL with TEST_DATABASE_URL:
+ *   npm run test:serial
  */
 export default defineConfig({
   test: {

@@ -390,7 +390,7 @@ for (const vp of VIEWPORTS) {
       expect(await api.get(`/campaigns/${draft.id}`)).toMatchObject({ status: 'scheduled', scheduled_at: later.iso });
       // The moment as the detail shows it: the browser's local time, then its zone ("(GMT-3)").
       const shown = await page.evaluate((iso) => new Date(iso).toLocaleString('es-ES'), later.iso);
-      await page.getByText(new RegExp(`^${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(`)).waitFor();
+      await page.getByText(new RegExp(`^${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\([^)]+\\)$`)).waitFor();
       await snap(`item3-scheduled-${vp.key}`);
 
       await toastsGone();

@@ -191,7 +191,7 @@ describe('pre-flight and sending hours', () => {
     await text('Campaña iniciada exitosamente');
     const note = page.getByTestId('campaign-hours-note');
     await note.waitFor({ timeout: 45_000 });
-    expect(await note.textContent()).toMatch(/^Fuera del horario de envío · reanuda .+, \d\d:\d\d$/);
+    expect(await note.textContent()).toMatch(/^Fuera del horario de envío · reanuda .+, \d\d:\d\d \([^)]+\)$/);
 
     const waiting = await api.get(`/campaigns/${campaignId}`);
     expect(waiting.status).toBe('sending');

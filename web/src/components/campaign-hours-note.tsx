@@ -15,7 +15,7 @@ export function formatResume(iso: string, timeZone?: string): string {
 }
 
 /**
- * "Fuera del horario de envío · reanuda martes 25/11, 20:00" while every due recipient is
+ * "Fuera del horario de envío · reanuda martes 25/11, 20:00 (GMT-3)" while every due recipient is
  * outside its window (the earliest moment one opens, in the browser's time).
  */
 export function campaignHoursNote(c: HoursFields, now = Date.now(), timeZone?: string): string | null {
