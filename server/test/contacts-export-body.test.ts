@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filterToBody } from '@masivo/contract/contact-filter';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { parseCsv } from './helpers/csv';
 
 /**
  * Spec: `POST /contacts/{accountId}/export` takes `{filters, format}`. The console sends the
@@ -29,34 +30,6 @@ afterAll(() => env.close());
 const exportWith = (payload: unknown) => env.t.app.inject({ method: 'POST', url: `/api/contacts/${accountId}/export`, headers, payload: payload as never });
 const dataRows = (csv: string) => csv.replace(/^\uFEFF/, '').trim().split('\n').slice(1);
 
-/** RFC 4180 with a chosen separator: quoted cells, doubled quotes, CRLF. */
-function parseCsv(text: string, separator: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === separator) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
 
 describe('export body', () => {
   const filters = filterToBody({ tags: ['vip'], tagOperator: 'OR' });

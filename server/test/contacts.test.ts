@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { ContactFilterInput } from '@masivo/contract/contact-filter';
 import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
 import { rowsOf } from '../src/db/sql';
+import { parseCsv } from './helpers/csv';
 
 /**
  * Every contacts call against one synced simulator account. Each filter is checked against a
@@ -87,34 +88,6 @@ function tagCounts() {
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
 }
 
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endCell = () => {
-    row.push(cell);
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') endCell();
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      endCell();
-      rows.push(row);
-      row = [];
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
 
 describe('contacts API', () => {
   it('filters exactly as the spec reads, and /filtered, /count, /recipient-count and /advanced-filtered agree', async () => {

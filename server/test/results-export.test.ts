@@ -5,6 +5,7 @@ import { RESULTS_COLUMNS } from '../src/services/campaigns/results-export';
 import { createTestApp, type TestApp } from './helpers/app';
 import { insertContacts, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { FORMULA_REPLY, seedSentCampaign, type SentCampaign } from './helpers/results-fixtures';
+import { parseCsv } from './helpers/csv';
 
 /**
  * The results export: a campaign's recipients as CSV with the contacts export's rules
@@ -25,34 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** RFC 4180 (quoted cells, doubled quotes, CRLF), enough to read what the export writes. */
-function parseCsv(text: string, separator = ','): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === separator) {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
 
 const exportCsv = (id: number, query = '', h = headers) => t.app.inject({ method: 'GET', url: `/api/campaigns/${id}/results.csv${query}`, headers: h });
 
