@@ -30,6 +30,23 @@ export const onUnauthorized = (fn: () => void) => {
   };
 };
 
+let leaving = false;
+/**
+ * A 401 ends the session once, however many requests were in flight: the token goes,
+ * and the browser loads the login page afresh, which also drops every cached answer.
+ * The app is not told to route there itself, or the page would change twice.
+ */
+function endSession() {
+  sessionStore.clear();
+  if (window.location.pathname.startsWith('/login')) {
+    unauthorizedListeners.forEach((fn) => fn());
+    return;
+  }
+  if (leaving) return;
+  leaving = true;
+  window.location.assign('/login');
+}
+
 /**
  * The one place that talks to /api: bearer header, JSON, the server's Spanish `error`
  * as the thrown message, and the spec's rule that any 401 ends the session.
@@ -49,11 +66,7 @@ export async function request(method: string, path: string, body?: unknown, quer
   if (res.ok) return res;
   const answer: unknown = await res.json().catch(() => undefined);
   const message = (answer as { error?: string } | undefined)?.error ?? '';
-  if (res.status === 401 && token) {
-    sessionStore.clear();
-    unauthorizedListeners.forEach((fn) => fn());
-    if (!window.location.pathname.startsWith('/login')) window.location.assign('/login');
-  }
+  if (res.status === 401 && token) endSession();
   throw new ApiError(res.status, message, answer);
 }
 

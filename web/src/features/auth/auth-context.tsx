@@ -1,6 +1,6 @@
 import type { LoginInput, RegisterInput, User } from '@masivo/contract/auth';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { onUnauthorized } from '@/lib/api-client';
+import { ApiError, onUnauthorized } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { sessionStore } from '@/lib/session-storage';
 import { authApi } from './api/auth-api';
@@ -34,13 +34,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (cancelled) return;
         sessionStore.save(sessionStore.token()!, me);
         setUser(me);
+        setIsLoading(false);
       })
-      .catch(() => {
-        if (cancelled) return;
+      .catch((err: unknown) => {
+        // After a 401 the login page is already loading in place of this one: keep the spinner
+        // rather than route there a second time.
+        if (cancelled || (err instanceof ApiError && err.status === 401 && !window.location.pathname.startsWith('/login'))) return;
         sessionStore.clear();
         setUser(null);
-      })
-      .finally(() => !cancelled && setIsLoading(false));
+        setIsLoading(false);
+      });
     return () => {
       cancelled = true;
     };
