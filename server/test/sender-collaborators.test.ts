@@ -55,7 +55,7 @@ function harness(outcome: (send: TemplateSend) => SendOutcome) {
     activeCampaigns: async () => ({ active: paused.length ? new Map() : new Map([[campaign.id, campaign]]), refused: [] }),
     claim: async () => claims.shift() ?? [],
     nextDueAt: async () => null,
-    blacklisted: async (_c, keys) => new Set(keys.filter((k) => k.endsWith('2'))),
+    excluded: async (_c, keys) => ({ blacklisted: new Set(keys.filter((k) => k.endsWith('2'))), capped: new Set<string>() }),
     templateRefused: async (templateId, code) => {
       paused.push({ target: { templateId }, reason: `plantilla ${code}` });
       return [campaign.id];

@@ -33,6 +33,8 @@ interface RawClaim {
  * sending (a pause committed before this statement is honoured). SKIP LOCKED lets a webhook
  * or another worker hold a row without stalling the claim. The contact's current fields come
  * back for rendering; a contact deleted since the freeze renders with the mapping defaults.
+ * A claim that took rows also clears the campaign's wait for its sending hours, in the same
+ * statement (sending-hours-claim.ts sets it when nothing due is inside its window).
  */
 export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach): Promise<ClaimedRecipient[]> {
   const rows = await rowsOf<RawClaim>(
@@ -51,6 +53,11 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
           returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts
+        ),
+        -- Something was due within its sending hours: the campaign waits for no window.
+        hours_open as (
+          update campaigns set hours_wait_until = null
+          where id = ${campaignId} and hours_wait_until is not null and exists (select 1 from claimed)
         )${recordReach(reach)}
         select cl.id, cl.phone, cl.phone_key, cl.attempts, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from claimed cl left join contacts c on c.id = cl.contact_id

@@ -2,8 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { whatsappAccounts } from '../../db/schema/index';
 import { createWhatsAppMessenger } from '../../integrations/whatsapp/messenger';
-import { blacklistedKeys } from '../../services/blacklist/is-blacklisted';
-import { frequencyCappedKeys } from '../../services/campaigns/frequency-cap';
+import { sendExclusions } from '../../services/campaigns/frequency-cap';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
 import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
@@ -213,7 +212,8 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
     claim: async (campaignId, limit) => {
       const budgeted = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
       const { claimed } = budgeted;
-      const waitMs = budgeted.waitMs ?? (await hoursWaitAfterClaim(ctx.db, campaignId, claimed.length));
+      // A claim that took rows cleared the hours' wait itself; only an empty one looks for the next window.
+      const waitMs = budgeted.waitMs ?? (claimed.length ? null : await hoursWaitAfterClaim(ctx.db, campaignId, 0));
       if (waitMs === null) limitWaits.delete(campaignId);
       else limitWaits.set(campaignId, Date.now() + waitMs);
       return claimed;
@@ -224,8 +224,7 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       const resumeAt = limitWaits.get(campaignId);
       return due === null || resumeAt === undefined ? due : Math.max(due, resumeAt - Date.now());
     },
-    blacklisted: (campaign, phoneKeys) => blacklistedKeys(ctx.db, campaign.userId, campaign.kommoAccountId, phoneKeys),
-    frequencyCapped: (campaign, phoneKeys) => frequencyCappedKeys(ctx.db, campaign.userId, campaign.id, phoneKeys),
+    excluded: (campaign, phoneKeys) => sendExclusions(ctx.db, campaign, phoneKeys),
     pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
     templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,
     signCallback: (target) => callbackData.sign(target),

@@ -61,10 +61,11 @@ export interface SenderStore {
   claim(campaignId: number, limit: number): Promise<ClaimedRecipient[]>;
   /** Milliseconds until the campaign's next recipient is due; null when none is pending. */
   nextDueAt(campaignId: number): Promise<number | null>;
-  /** The phone keys among `phoneKeys` on the campaign's blacklist. */
-  blacklisted(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
-  /** The phone keys among `phoneKeys` that reached the tenant's frequency cap. */
-  frequencyCapped?(campaign: ActiveCampaign, phoneKeys: string[]): Promise<Set<string>>;
+  /**
+   * The phone keys among `phoneKeys` on the campaign's blacklist (or opted out), and those that
+   * reached the tenant's frequency cap: one question per claimed batch.
+   */
+  excluded(campaign: ActiveCampaign, phoneKeys: string[]): Promise<{ blacklisted: Set<string>; capped: Set<string> }>;
   /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
   pause(target: PauseTarget, reason: string): Promise<number[]>;
   /**
@@ -452,8 +453,7 @@ export class AccountSender {
 
   /** The blacklist is checked again right before sending: numbers added since the freeze are skipped. */
   private async dropBlacklisted(campaign: ActiveCampaign, claimed: ClaimedRecipient[]): Promise<ClaimedRecipient[]> {
-    const blocked = await this.store.blacklisted(campaign, claimed.map((c) => c.phoneKey));
-    const capped = (await this.store.frequencyCapped?.(campaign, claimed.map((c) => c.phoneKey))) ?? new Set<string>();
+    const { blacklisted: blocked, capped } = await this.store.excluded(campaign, claimed.map((c) => c.phoneKey));
     if (!blocked.size && !capped.size) return claimed;
     const keep: ClaimedRecipient[] = [];
     for (const item of claimed) {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 
@@ -14,8 +14,14 @@ import { rowsOf } from '../../db/sql';
 export async function blacklistedKeys(db: Db, userId: number, accountId: number | null, keys: string[]): Promise<Set<string>> {
   const unique = [...new Set(keys.filter(Boolean))];
   if (unique.length === 0) return new Set();
+  const found = await rowsOf<{ phone_key: string }>(db, blacklistedKeysSql(userId, accountId, unique));
+  return new Set(found.map((r) => r.phone_key));
+}
+
+/** The rows (`phone_key`) of blacklistedKeys, for a statement that asks more at once. */
+export function blacklistedKeysSql(userId: number, accountId: number | null, unique: string[]): SQL {
   const wanted = sql`(select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb))`;
-  const found = await rowsOf<{ phone_key: string }>(db, sql`
+  return sql`
     with ids(k, id) as (
       select k, k from ${wanted} as w(k)
       union select cb.phone_key, cb.bsuid from contact_bsuids cb where cb.user_id = ${userId} and cb.phone_key in ${wanted}
@@ -24,6 +30,5 @@ export async function blacklistedKeys(db: Db, userId: number, accountId: number 
     select distinct ids.k as phone_key from ids
     where exists (select 1 from opt_outs o where o.user_id = ${userId} and (o.phone_key = ids.id or o.bsuid = ids.id))
     ${accountId ? sql`or exists (select 1 from blacklist b where b.user_id = ${userId} and b.account_id = ${accountId}
-      and (b.phone_key = ids.id or b.bsuid = ids.id))` : sql``}`);
-  return new Set(found.map((r) => r.phone_key));
+      and (b.phone_key = ids.id or b.bsuid = ids.id))` : sql``}`;
 }

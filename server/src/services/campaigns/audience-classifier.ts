@@ -52,7 +52,7 @@ export async function frequencyCapOf(db: Queryable, userId: number): Promise<{ m
  * The phone keys of the tenant that already got `maxMessages` marketing messages (sent, on a
  * MARKETING template) in the last `days` days. Reads campaign_recipients_sent_key_idx.
  */
-export function cappedKeysSql(userId: number, cap: { maxMessages: number; days: number }, onlyKeys?: string[]): SQL {
+export function cappedKeysSql(userId: number, cap: { maxMessages: number | SQL; days: number | SQL }, onlyKeys?: string[]): SQL {
   const only = onlyKeys ? sql`and r.phone_key in (select jsonb_array_elements_text(${jsonParam(onlyKeys)}))` : sql``;
   return sql`select r.phone_key from campaign_recipients r
       join campaigns c on c.id = r.campaign_id

@@ -3,6 +3,7 @@ import { frequencyCapSchema, type FrequencyCap, type FrequencyCapInput } from '@
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
 import { parseWith } from '../../lib/parse-with';
+import { blacklistedKeysSql } from '../blacklist/is-blacklisted';
 import { cappedKeysSql, frequencyCapOf } from './audience-classifier';
 
 /** The tenant's frequency cap as the settings card shows it (null = off, the default). */
@@ -23,20 +24,31 @@ export async function setFrequencyCap(db: Db, userId: number, input: FrequencyCa
 }
 
 /**
- * The sender's re-check right before sending: which of these phone keys already reached the
- * tenant's cap (another campaign may have reached them since the freeze). Only MARKETING
- * campaigns are capped; an empty set when the cap is off.
+ * The sender's re-check right before sending, in one statement: which of these phone keys are
+ * blacklisted or opted out (blacklist/is-blacklisted.ts), and which already reached the tenant's
+ * cap (another campaign may have reached them since the freeze). Only MARKETING campaigns are
+ * capped, and none when the cap is off; the cap is read in the statement itself.
  */
-export async function frequencyCappedKeys(db: Db, userId: number, campaignId: number, keys: string[]): Promise<Set<string>> {
+export async function sendExclusions(
+  db: Db,
+  campaign: { id: number; userId: number; kommoAccountId: number | null },
+  keys: string[],
+): Promise<{ blacklisted: Set<string>; capped: Set<string> }> {
   const unique = [...new Set(keys.filter(Boolean))];
-  if (!unique.length) return new Set();
-  const cap = await frequencyCapOf(db, userId);
-  if (!cap) return new Set();
-  const found = await rowsOf<{ phone_key: string }>(
+  if (!unique.length) return { blacklisted: new Set(), capped: new Set() };
+  const { id, userId } = campaign;
+  const setting = (column: 'max_messages' | 'days') => sql`(select f.${sql.raw(column)} from frequency_caps f where f.user_id = ${userId})`;
+  const rows = await rowsOf<{ phone_key: string; capped: boolean }>(
     db,
-    sql`select k.phone_key from (${cappedKeysSql(userId, cap, unique)}) k
-        where exists (select 1 from campaigns c join templates t on t.id = c.template_id
-          where c.id = ${campaignId} and c.user_id = ${userId} and upper(coalesce(t.category, '')) = 'MARKETING')`,
+    sql`select b.phone_key, false as capped from (${blacklistedKeysSql(userId, campaign.kommoAccountId, unique)}) b
+        union all
+        select k.phone_key, true from (${cappedKeysSql(userId, { maxMessages: setting('max_messages'), days: setting('days') }, unique)}) k
+        where exists (select 1 from frequency_caps f where f.user_id = ${userId})
+          and exists (select 1 from campaigns c join templates t on t.id = c.template_id
+            where c.id = ${id} and c.user_id = ${userId} and upper(coalesce(t.category, '')) = 'MARKETING')`,
   );
-  return new Set(found.map((r) => r.phone_key));
+  const blacklisted = new Set<string>();
+  const capped = new Set<string>();
+  for (const r of rows) (r.capped ? capped : blacklisted).add(r.phone_key);
+  return { blacklisted, capped };
 }
