@@ -25,7 +25,7 @@ import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { createCampaign } from '../server/src/services/campaigns/create-campaign';
 import { pauseCampaign } from '../server/src/services/campaigns/pause-campaign';
 import { startCampaign } from '../server/src/services/campaigns/start-campaign';
-import { rowsOf } from '../server/src/db/sql';
+import { jsonParam, rowsOf } from '../server/src/db/sql';
 import { insertContacts, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../server/test/helpers/whatsapp-sim-process';
 import { openBenchDatabase } from './lib/database';
@@ -136,7 +136,7 @@ async function waitCompleted(stack: Stack, ids: number[], timeoutMs = 600_000) {
     // the dashboard bench's subject, and ten of them a second would weigh on the sender measured here.
     const statuses = await rowsOf<{ status: string }>(
       stack.database.db,
-      sql`select status from campaigns where id = any(${sql.raw(`array[${ids.map(Number).join(',')}]::int[]`)})`,
+      sql`select status from campaigns where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::int))`,
     );
     if (statuses.length === ids.length && statuses.every((c) => c.status === 'completed')) {
       return Promise.all(ids.map((id) => getCampaign(stack.database.db, stack.userId, id)));

@@ -13,7 +13,7 @@ import { createCallbackData } from './callback-data';
 import { CampaignMedia } from './campaign-media';
 import { nextDueAt } from './claim';
 import { claimWithinBudget } from './portfolio-budget';
-import { hoursWaitAfterClaim } from './sending-hours-claim';
+import { hoursWaitAfterEmptyClaim } from './sending-hours-claim';
 import { SenderLeases } from './leases';
 import { resolveEngineOptions, type CampaignEngineOptions } from './options';
 import { schedulerTick } from './scheduler';
@@ -213,7 +213,7 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       const budgeted = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
       const { claimed } = budgeted;
       // A claim that took rows cleared the hours' wait itself; only an empty one looks for the next window.
-      const waitMs = budgeted.waitMs ?? (claimed.length ? null : await hoursWaitAfterClaim(ctx.db, campaignId, 0));
+      const waitMs = budgeted.waitMs ?? (claimed.length ? null : await hoursWaitAfterEmptyClaim(ctx.db, campaignId));
       if (waitMs === null) limitWaits.delete(campaignId);
       else limitWaits.set(campaignId, Date.now() + waitMs);
       return claimed;

@@ -32,17 +32,14 @@ export function withinSendingHours(campaignId: number): SQL {
 }
 
 /**
- * After a claim: when it took nothing although rows are due, and the campaign has hours, the
- * due rows are all outside their windows. Records `hours_wait_until` = the earliest moment any
- * due recipient's window opens, and returns the milliseconds until then; otherwise clears it
- * and returns null. The sender idles at most a few refreshes, so hours changed meanwhile (or the
- * clock reaching the window) resume the campaign by itself.
+ * After a claim that took nothing although rows may be due (a claim that took rows clears the
+ * wait itself, claim.ts): when the campaign has hours, the due rows are all outside their
+ * windows. Records `hours_wait_until` = the earliest moment any due recipient's window opens,
+ * and returns the milliseconds until then; otherwise clears it and returns null. The sender
+ * idles at most a few refreshes, so hours changed meanwhile (or the clock reaching the window)
+ * resume the campaign by itself.
  */
-export async function hoursWaitAfterClaim(db: Db, campaignId: number, claimed: number): Promise<number | null> {
-  if (claimed > 0) {
-    await clearHoursWait(db, campaignId);
-    return null;
-  }
+export async function hoursWaitAfterEmptyClaim(db: Db, campaignId: number): Promise<number | null> {
   const [c] = await rowsOf<{ sending_hours: SendingHours | string | null; now: Date | string }>(
     db,
     sql`select sending_hours, now() as now from campaigns where id = ${campaignId}`,
