@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index';
+import { PGLITE_OWNER } from './sql';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The transaction `db.transaction` hands its callback; functions that run inside one take `Db | Tx`. */
@@ -66,6 +67,14 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
     import('drizzle-orm/pglite'),
   ]);
   const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  // Statements prepared by `preparedRows` belong to the instance's one session; its transaction
+  // objects are marked with the instance so a statement prepared in one is known in the next.
+  const transaction = client.transaction.bind(client);
+  client.transaction = (work) =>
+    transaction((tx) => {
+      Object.defineProperty(tx, PGLITE_OWNER, { value: client });
+      return work(tx);
+    });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { preparedRows, rowsOf } from '../../db/sql';
 import type { ContactLike } from '../../services/variables/render';
 import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
 import { withinSendingHours } from './sending-hours-claim';
@@ -37,7 +37,7 @@ interface RawClaim {
  * statement (sending-hours-claim.ts sets it when nothing due is inside its window).
  */
 export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach): Promise<ClaimedRecipient[]> {
-  const rows = await rowsOf<RawClaim>(
+  const rows = await preparedRows<RawClaim>(
     db,
     sql`with candidates as (
           select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rowsOf, type Queryable } from '../../db/sql';
+import { preparedRows, rowsOf, type Queryable } from '../../db/sql';
 import { portfolioKeyOf, UNLIMITED } from '../../services/whatsapp-accounts/messaging-limit';
 import { claimRecipients, type ClaimedRecipient } from './claim';
 
@@ -32,7 +32,7 @@ interface BudgetRow {
 }
 
 export async function claimWithinBudget(db: Db, campaignId: number, owner: string, limit: number): Promise<BudgetedClaim> {
-  const [b] = await rowsOf<BudgetRow>(
+  const [b] = await preparedRows<BudgetRow>(
     db,
     sql`select c.user_id, ${portfolioKeyOf('a')} as portfolio_id, a.daily_limit, c.limit_wait_until is not null as waiting
         from campaigns c join whatsapp_accounts a on a.id = c.whatsapp_account_id where c.id = ${campaignId}`,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { jsonParam, rowsOf } from '../../db/sql';
+import { jsonParam, preparedRows } from '../../db/sql';
 import { MARKETING_STOPPED } from '../../integrations/whatsapp/send-errors';
 import { toBsuid } from '../../lib/bsuid';
 import { blacklistStoppedRecipients } from '../../services/blacklist/marketing-opt-out';
@@ -14,7 +14,7 @@ const MAX_UNMATCHED_RECORDED = 100;
 /**
  * What a matched status carries besides its delivery fact: Meta's `pricing` (kept per
  * recipient: category, type, pricing model; a later status with pricing overrides an earlier
- * one's), the recipient's BSUID (`recipient_user_id`, learned for the tenant when the status
+ * one's; a status that repeats what the row holds writes nothing), the recipient's BSUID (`recipient_user_id`, learned for the tenant when the status
  * also names the phone), and error 131050 (the person stopped marketing: blacklisted).
  * Statuses that matched no recipient are recorded and change nothing.
  */
@@ -40,7 +40,7 @@ export async function applyStatusExtras(
     if (status.status === 'failed' && status.error?.code === MARKETING_STOPPED) stopped.push(recipientId);
   }
   if (priced.size) {
-    const learned = await rowsOf<{ user_id: number; phone_key: string | null; bsuid: string | null }>(
+    const learned = await preparedRows<{ user_id: number; phone_key: string | null; bsuid: string | null }>(
       db,
       sql`with v as (
             select * from jsonb_to_recordset(${jsonParam([...priced.values()])})
@@ -52,6 +52,11 @@ export async function applyStatusExtras(
             pricing_model = coalesce(v.model, r.pricing_model),
             bsuid = coalesce(v.bsuid, r.bsuid)
           from v where r.id = any(array(select id from v)) and r.id = v.id
+            -- Meta repeats the pricing in every status (sent, delivered, read): only the first
+            -- one that brings something new writes a row version.
+            and (r.pricing_category, r.pricing_type, r.pricing_model, r.bsuid) is distinct from
+                (coalesce(v.category, r.pricing_category), coalesce(v.type, r.pricing_type),
+                 coalesce(v.model, r.pricing_model), coalesce(v.bsuid, r.bsuid))
           returning r.user_id, r.phone_key, v.bsuid`,
     );
     await learnBsuids(

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { applyDeliveryFacts, type DeliveryFact } from '../../services/campaigns/recipient-transitions';
-import { jsonParam, retryOnConflict, rowsOf } from '../../db/sql';
+import { jsonParam, preparedRows, retryOnConflict, rowsOf } from '../../db/sql';
 import { applyTemplateStatusUpdate, type TemplateStatusUpdate } from '../../services/templates/status-update';
 import {
   applyCategoryUpdate,
@@ -25,7 +25,7 @@ import { recordInbound } from '../../services/campaigns/inbound-replies';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
-const MIN_GAP_MS = 50;
+const MIN_GAP_MS = 150;
 
 /**
  * Applies stored webhook POSTs in batches. Workers share the inbox through SKIP LOCKED; an
@@ -197,7 +197,7 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
   }
   const ids = [...new Set([...byOpaque.values()].map((v) => v.recipientId))];
   const wamids = [...new Set(statuses.filter((s) => !byOpaque.has(s)).map((s) => s.wamid))];
-  const found = await rowsOf<{ id: number | string; campaign_id: number; wamid: string | null; phone_number_id: string | null }>(
+  const found = await preparedRows<{ id: number | string; campaign_id: number; wamid: string | null; phone_number_id: string | null }>(
     db,
     sql`select r.id, r.campaign_id, r.wamid, wa.phone_number_id
         from campaign_recipients r

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { frequencyCapSchema, type FrequencyCap, type FrequencyCapInput } from '@masivo/contract/preflight';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { preparedRows, rowsOf } from '../../db/sql';
 import { parseWith } from '../../lib/parse-with';
 import { blacklistedKeysSql } from '../blacklist/is-blacklisted';
 import { cappedKeysSql, frequencyCapOf } from './audience-classifier';
@@ -38,7 +38,7 @@ export async function sendExclusions(
   if (!unique.length) return { blacklisted: new Set(), capped: new Set() };
   const { id, userId } = campaign;
   const setting = (column: 'max_messages' | 'days') => sql`(select f.${sql.raw(column)} from frequency_caps f where f.user_id = ${userId})`;
-  const rows = await rowsOf<{ phone_key: string; capped: boolean }>(
+  const rows = await preparedRows<{ phone_key: string; capped: boolean }>(
     db,
     sql`select b.phone_key, false as capped from (${blacklistedKeysSql(userId, campaign.kommoAccountId, unique)}) b
         union all

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { jsonParam, rowsOf } from '../../db/sql';
+import { jsonParam, preparedRows, rowsOf } from '../../db/sql';
 import { DEFERRED_MESSAGE, defersSql, exhaustedMessageSql, MARKETING_LIMIT_CODE } from './marketing-deferral';
 
 /**
@@ -87,7 +87,7 @@ const SAME_DEFERRALS = sql.raw(`o.deferrals, o.first_deferred_at`);
  * retry at their level (retryOnConflict around the statement or the transaction).
  */
 async function run(db: Db, statement: SQL): Promise<number> {
-  const [row] = await rowsOf<{ changed: number | string }>(db, statement);
+  const [row] = await preparedRows<{ changed: number | string }>(db, statement);
   return Number(row?.changed ?? 0);
 }
 
