@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { rowsOf, withHashJoins } from '../../db/sql';
 import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
 import { assignRecipientZones } from './recipient-zones-freeze';
 
@@ -47,38 +47,39 @@ export async function freezeAudience(
   // The embedded database never analyzes by itself, and a follow-up's list was just written:
   // without statistics the planner joins the audience to its verdicts in a nested loop, one
   // pass per contact (minutes at 20,000). A hash join is what fits; the setting is local to the
-  // start's transaction and restored right after.
-  const [nestloop] = await rowsOf<{ v: string }>(db, sql`select current_setting('enable_nestloop') as v`);
-  await db.execute(sql`select set_config('enable_nestloop', 'off', true)`);
-  const [row] = await rowsOf<{ total: number; pending: number; skipped: number }>(
-    db,
-    sql`with ${classified},
-    ins as (
-      insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid)
-      select ${campaign.id}, ${campaign.userId}::int, contact_id, phone,
-        case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
-        case when reason is null then 'pending' else 'skipped' end,
-        case reason ${message} end,
-        known_bsuid
-      -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did.
-      from classified order by contact_id
-      returning status
+  // start's transaction and restored right after (with JIT, see withHashJoins).
+  // A million recipients sort and hash in memory rather than in temporary files.
+  await db.execute(sql`set local work_mem = '128MB'`);
+  const [row] = await withHashJoins(db, () =>
+    rowsOf<{ total: number; pending: number; skipped: number }>(
+      db,
+      sql`with ${classified},
+      ins as (
+        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid)
+        select ${campaign.id}, ${campaign.userId}::int, contact_id, phone,
+          case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
+          case when reason is null then 'pending' else 'skipped' end,
+          case reason ${message} end,
+          known_bsuid
+        -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did.
+        from classified order by contact_id
+        returning status
+      ),
+      totals as (
+        select count(*)::int as total,
+          (count(*) filter (where status = 'pending'))::int as pending,
+          (count(*) filter (where status = 'skipped'))::int as skipped
+        from ins
+      ),
+      counted as (
+        update campaigns set total_recipients = t.total, pending_count = t.pending, skipped_count = t.skipped,
+          audience_frozen_at = now(), updated_at = now()
+        from totals t where campaigns.id = ${campaign.id}
+        returning campaigns.id
+      )
+      select t.total, t.pending, t.skipped from totals t`,
     ),
-    totals as (
-      select count(*)::int as total,
-        (count(*) filter (where status = 'pending'))::int as pending,
-        (count(*) filter (where status = 'skipped'))::int as skipped
-      from ins
-    ),
-    counted as (
-      update campaigns set total_recipients = t.total, pending_count = t.pending, skipped_count = t.skipped,
-        audience_frozen_at = now(), updated_at = now()
-      from totals t where campaigns.id = ${campaign.id}
-      returning campaigns.id
-    )
-    select t.total, t.pending, t.skipped from totals t`,
   );
-  await db.execute(sql`select set_config('enable_nestloop', ${nestloop?.v ?? 'on'}, true)`);
   await assignRecipientZones(db, campaign.id);
   return { total: Number(row?.total ?? 0), pending: Number(row?.pending ?? 0), skipped: Number(row?.skipped ?? 0) };
 }

@@ -82,6 +82,8 @@ async function excludedIds(db: Db, source: ExcludedSource, reason: ExclusionReas
       // audience over its verdicts costs one pass per contact; a hash join is what fits.
       await tx.execute(sql`set local work_mem = '64MB'`);
       await tx.execute(sql`set local enable_nestloop = off`);
+      // A disabled node is priced at 10^10: without this the plan would be JIT-compiled (db/sql.ts, withHashJoins).
+      await tx.execute(sql`set local jit = off`);
       const rows = await rowsOf<{ contact_id: string | number; phone: string | null }>(
         tx,
         sql`with ${classifiedAudienceCtes(source.rules)}

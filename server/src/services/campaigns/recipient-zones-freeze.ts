@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { jsonParam, rowsOf, type Queryable } from '../../db/sql';
+import { jsonParam, rowsOf, withHashJoins, type Queryable } from '../../db/sql';
 import { recipientZone } from './recipient-zone';
 import { publicHolidays } from './sending-hours';
 
@@ -50,10 +50,8 @@ export async function assignRecipientZones(db: Queryable, campaignId: number, op
   const fallback = known.has(accountTimeZone) ? accountTimeZone : 'UTC';
   for (const z of zoned) if (!known.has(z.tz)) z.tz = fallback;
   // The rows were just inserted (no statistics yet): the planner would loop over the JSON for
-  // every recipient. A hash join is what fits; the setting is restored before returning and is
-  // local to the caller's transaction (the freeze's, or the one of `zonesForNewHours`).
-  const [nestloop] = await rowsOf<{ v: string }>(db, sql`select current_setting('enable_nestloop') as v`);
-  await db.execute(sql`select set_config('enable_nestloop', 'off', true)`);
+  // every recipient. A hash join is what fits (withHashJoins); the settings are restored before
+  // returning and are local to the caller's transaction (the freeze's, or `zonesForNewHours`').
   // One statement per id range, so a large audience never holds one long statement.
   const [range] = await rowsOf<{ lo: number | string | null; hi: number | string | null }>(
     db,
@@ -61,14 +59,15 @@ export async function assignRecipientZones(db: Queryable, campaignId: number, op
   );
   const fieldOfRow = field === null ? sql`null::text` : sql`(select ct.custom_fields ->> ${field} from contacts ct where ct.id = r.contact_id)`;
   const zonesJson = jsonParam(zoned);
-  for (let lo = Number(range?.lo ?? 0), hi = Number(range?.hi ?? -1); lo <= hi; lo += ID_RANGE) {
-    await db.execute(sql`update campaign_recipients r set time_zone = z.tz, country = z.cc
-      from jsonb_to_recordset(${zonesJson}) as z(p text, f text, tz text, cc text)
-      where r.campaign_id = ${campaignId} and r.id >= ${lo} and r.id < ${lo + ID_RANGE}
-        and r.time_zone is null and r.status not in ('skipped')
-        and z.p = ${PREFIX} and z.f = coalesce(${fieldOfRow}, '')`);
-  }
-  await db.execute(sql`select set_config('enable_nestloop', ${nestloop?.v ?? 'on'}, true)`);
+  await withHashJoins(db, async () => {
+    for (let lo = Number(range?.lo ?? 0), hi = Number(range?.hi ?? -1); lo <= hi; lo += ID_RANGE) {
+      await db.execute(sql`update campaign_recipients r set time_zone = z.tz, country = z.cc
+        from jsonb_to_recordset(${zonesJson}) as z(p text, f text, tz text, cc text)
+        where r.campaign_id = ${campaignId} and r.id >= ${lo} and r.id < ${lo + ID_RANGE}
+          and r.time_zone is null and r.status not in ('skipped')
+          and z.p = ${PREFIX} and z.f = coalesce(${fieldOfRow}, '')`);
+    }
+  });
   const countries = [...new Set(zoned.map((z) => z.cc).filter((c): c is string => !!c))];
   await ensureHolidays(db, countries, new Date());
 }
