@@ -22,6 +22,7 @@ import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
 import { recordInbound } from '../../services/campaigns/inbound-replies';
+import { toBsuid } from '../../lib/bsuid';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
@@ -197,30 +198,37 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
   }
   const ids = [...new Set([...byOpaque.values()].map((v) => v.recipientId))];
   const wamids = [...new Set(statuses.filter((s) => !byOpaque.has(s)).map((s) => s.wamid))];
-  const found = await preparedRows<{ id: number | string; campaign_id: number; wamid: string | null; phone_number_id: string | null }>(
+  const found = await preparedRows<RecipientFound>(
     db,
-    sql`select r.id, r.campaign_id, r.wamid, wa.phone_number_id
+    sql`select r.id, r.campaign_id, r.wamid, wa.phone_number_id, r.user_id, r.phone_key, r.bsuid
         from campaign_recipients r
         join campaigns c on c.id = r.campaign_id
         left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
         where r.id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))
         union all
-        select r.id, r.campaign_id, r.wamid, wa.phone_number_id
+        select r.id, r.campaign_id, r.wamid, wa.phone_number_id, r.user_id, r.phone_key, r.bsuid
         from campaign_recipients r
         join campaigns c on c.id = r.campaign_id
         left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
         where r.wamid = any(array(select jsonb_array_elements_text(${jsonParam(wamids)})))`,
   );
-  const rowOf = new Map<number, { campaignId: number; wamid: string | null; phoneNumberId: string | null }>();
+  const rowOf = new Map<number, MatchedRow>();
   const idOfWamid = new Map<string, number>();
   for (const r of found) {
-    rowOf.set(Number(r.id), { campaignId: Number(r.campaign_id), wamid: r.wamid, phoneNumberId: r.phone_number_id });
+    rowOf.set(Number(r.id), {
+      campaignId: Number(r.campaign_id),
+      wamid: r.wamid,
+      phoneNumberId: r.phone_number_id,
+      userId: Number(r.user_id),
+      phoneKey: r.phone_key,
+      bsuid: r.bsuid,
+    });
     if (r.wamid) idOfWamid.set(r.wamid, Number(r.id));
   }
 
   let foreign = 0;
   const facts = new Map<number, DeliveryFact>();
-  const matched: Array<{ recipientId: number; status: StatusUpdate }> = [];
+  const matched: Array<{ recipientId: number; status: StatusUpdate; row: MatchedRow }> = [];
   const unmatched: StatusUpdate[] = [];
   for (const s of statuses) {
     const opaque = byOpaque.get(s);
@@ -251,7 +259,7 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
     }
     const fact = facts.get(recipientId) ?? { recipientId, wamid: s.wamid };
     facts.set(recipientId, fold(fact, s));
-    matched.push({ recipientId, status: s });
+    matched.push({ recipientId, status: s, row: rowOf.get(recipientId)! });
   }
   if (unsigned) check.warn(`${unsigned} delivery status(es) ignored: callback data without a valid signature`);
   if (foreign) check.warn(`${foreign} delivery status(es) ignored: sent from another number than the campaign's`);
@@ -260,9 +268,45 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
   return applied;
 }
 
+interface RecipientFound {
+  id: number | string;
+  campaign_id: number;
+  wamid: string | null;
+  phone_number_id: string | null;
+  user_id: number | string;
+  phone_key: string | null;
+  bsuid: string | null;
+}
+
+/** A recipient a status names, as it was read before the batch is applied. */
+export interface MatchedRow {
+  campaignId: number;
+  wamid: string | null;
+  phoneNumberId: string | null;
+  userId: number;
+  phoneKey: string | null;
+  bsuid: string | null;
+}
+
 const earliest = (a: string | null | undefined, b: string) => (a && a < b ? a : b);
 
-function fold(fact: DeliveryFact, s: StatusUpdate): DeliveryFact {
+/**
+ * Folds one more status of a recipient into its fact: the earliest time of each state, the
+ * pricing of the latest status that carries one (field by field), and the BSUID it names.
+ */
+function fold(prior: DeliveryFact, s: StatusUpdate): DeliveryFact {
+  const bsuid = toBsuid(s.recipientUserId);
+  const fact: DeliveryFact = {
+    ...prior,
+    pricing: s.pricing
+      ? {
+          category: s.pricing.category ?? prior.pricing?.category ?? null,
+          type: s.pricing.type ?? prior.pricing?.type ?? null,
+          model: s.pricing.model ?? prior.pricing?.model ?? null,
+        }
+      : prior.pricing,
+    bsuid: bsuid ?? prior.bsuid,
+  };
   switch (s.status) {
     case 'sent':
       return { ...fact, sentAt: earliest(fact.sentAt, s.at) };

@@ -25,10 +25,11 @@ const RANK_OF = (status: SQL) =>
  * the new status, attempts, next_attempt_at, claimed_at, claim_owner, wamid, error_code,
  * error_message, sent_at, delivered_at, read_at, failed_at, deferrals, first_deferred_at.
  */
-function writeAndCount(ctes: SQL): SQL {
+function writeAndCount(ctes: SQL, extra?: { set: SQL; changes: SQL }): SQL {
   return sql`with ${ctes},
   changed as (
     update campaign_recipients r set
+      ${extra ? sql`${extra.set},` : sql``}
       status = n.status, attempts = n.attempts, next_attempt_at = n.next_attempt_at,
       claimed_at = n.claimed_at, claim_owner = n.claim_owner, wamid = n.wamid,
       error_code = n.error_code, error_message = n.error_message,
@@ -36,11 +37,12 @@ function writeAndCount(ctes: SQL): SQL {
       deferrals = n.deferrals, first_deferred_at = n.first_deferred_at
     from n
     where r.id = n.id
-      and (r.status, r.attempts, r.next_attempt_at, r.wamid, r.error_code, r.error_message,
+      and ((r.status, r.attempts, r.next_attempt_at, r.wamid, r.error_code, r.error_message,
            r.sent_at, r.delivered_at, r.read_at, r.failed_at)
         is distinct from
           (n.status, n.attempts, n.next_attempt_at, n.wamid, n.error_code, n.error_message,
            n.sent_at, n.delivered_at, n.read_at, n.failed_at)
+        ${extra ? sql`or ${extra.changes}` : sql``})
     returning r.id, r.campaign_id, n.old_status, r.status as new_status,
       n.old_sent, r.sent_at is not null as new_sent,
       n.old_delivered, r.delivered_at is not null as new_delivered,
@@ -105,13 +107,18 @@ export interface DeliveryFact {
   failed?: { at: string; code: number | null; message: string | null } | null;
   /** The sender's own acceptance carries the freshest wamid (a retried unknown gets a new one). */
   fromSender?: boolean;
+  /** Meta's `pricing` of a status (a later one overrides an earlier one's), written with the fact. */
+  pricing?: { category: string | null; type: string | null; model: string | null } | null;
+  /** The person's BSUID a status named (`recipient_user_id`). */
+  bsuid?: string | null;
 }
 
 /**
  * Applies what is known about the delivery of some recipients. Monotonic: read ≥ delivered ≥
  * sent; failed only before delivered; settled rows (failed, skipped) never move forward;
  * duplicates and any order give the same result. Callers merge facts per recipient first
- * (one fact per recipient per call).
+ * (one fact per recipient per call). A status's pricing and BSUID go into the same row version
+ * as its delivery fact (one write per recipient, not two), and only when they change something.
  */
 export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise<number> {
   if (!facts.length) return 0;
@@ -127,7 +134,12 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     failed_ts: f.failed?.at ?? null,
     error_code: f.failed?.code ?? null,
     error_message: f.failed?.message ?? null,
+    pc: f.pricing?.category ?? null,
+    pt: f.pricing?.type ?? null,
+    pm: f.pricing?.model ?? null,
+    bsuid: f.bsuid ?? null,
   }));
+  const priced = input.some((f) => f.pc !== null || f.pt !== null || f.pm !== null || f.bsuid !== null);
   const forward = sql`(o.status not in ('failed', 'skipped', 'deferred') and v.rnk > ${RANK_OF(sql`o.status`)})`;
   const fails = sql`(v.failed and v.rnk < 4 and o.status in ('pending', 'sending', 'unknown', 'sent'))`;
   const defers = sql`(${fails} and ${defersSql(sql`v.error_code`, sql`coalesce(v.failed_ts, now())`)})`;
@@ -137,7 +149,8 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     v as (
       select * from jsonb_to_recordset(${jsonParam(input)}) as v(
         id bigint, wamid text, src text, rnk int, sent_ts timestamptz, delivered_ts timestamptz,
-        read_ts timestamptz, failed boolean, failed_ts timestamptz, error_code int, error_message text)
+        read_ts timestamptz, failed boolean, failed_ts timestamptz, error_code int, error_message text,
+        pc text, pt text, pm text, bsuid text)
     ),
     o as (
       -- = any(array(…)): an index lookup per id even without table statistics (the embedded
@@ -153,11 +166,14 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
               or (v.read_ts is not null and x.read_at is null)))
          or (v.failed and v.rnk < 4 and x.status in ('pending', 'sending', 'unknown', 'sent'))
          or (v.wamid is not null and x.wamid is null)
-         or (v.src = 'sender' and v.wamid is not null and x.wamid is distinct from v.wamid))
+         or (v.src = 'sender' and v.wamid is not null and x.wamid is distinct from v.wamid)
+         ${priced ? sql`or (x.pricing_category, x.pricing_type, x.pricing_model, x.bsuid) is distinct from
+              (coalesce(v.pc, x.pricing_category), coalesce(v.pt, x.pricing_type), coalesce(v.pm, x.pricing_model), coalesce(v.bsuid, x.bsuid))` : sql``})
       order by x.id for update of x
     ),
     n as (
       select s.id, s.campaign_id, s.old_status, s.old_sent, s.old_delivered, s.old_read,
+        s.pricing_category, s.pricing_type, s.pricing_model, s.bsuid,
         s.new_status as status, s.attempts,
         case when s.defers then coalesce(s.failed_ts, now()) + interval '24 hours' else s.next_attempt_at end as next_attempt_at,
         s.claimed_at, s.claim_owner,
@@ -183,6 +199,8 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
           v.error_code as v_error_code, v.error_message as v_error_message,
           o.sent_at as o_sent_at, o.delivered_at as o_delivered_at, o.read_at as o_read_at, o.failed_at as o_failed_at,
           v.sent_ts, v.delivered_ts, v.read_ts, v.failed_ts, ${SAME_DEFERRALS},
+          coalesce(v.pc, o.pricing_category) as pricing_category, coalesce(v.pt, o.pricing_type) as pricing_type,
+          coalesce(v.pm, o.pricing_model) as pricing_model, coalesce(v.bsuid, o.bsuid) as bsuid,
           ${defers} as defers, ${exhaustedMessageSql} as exhausted_message,
           case when ${defers} then 'deferred' when ${fails} then 'failed'
                when ${forward} then (case v.rnk when 3 then 'sent' when 4 then 'delivered' else 'read' end)
@@ -190,7 +208,14 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
           ${fails} as becomes_failed
         from o join v on v.id = o.id join campaigns cp on cp.id = o.campaign_id
       ) s
-    )`),
+    )`,
+      priced
+        ? {
+            set: sql`pricing_category = n.pricing_category, pricing_type = n.pricing_type, pricing_model = n.pricing_model, bsuid = n.bsuid`,
+            changes: sql`(r.pricing_category, r.pricing_type, r.pricing_model, r.bsuid) is distinct from (n.pricing_category, n.pricing_type, n.pricing_model, n.bsuid)`,
+          }
+        : undefined,
+    ),
   );
 }
 
