@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { frequencyCapSchema, type FrequencyCap, type FrequencyCapInput } from '@masivo/contract/preflight';
 import type { Db } from '../../db/client';
-import { preparedRows, rowsOf } from '../../db/sql';
+import { preparedRows } from '../../db/sql';
 import { parseWith } from '../../lib/parse-with';
 import { blacklistedKeysSql } from '../blacklist/is-blacklisted';
 import { cappedKeysSql, frequencyCapOf } from './audience-classifier';
