@@ -1,0 +1,122 @@
+/**
+ * A campaign sending stack for benches: a scratch database (PostgreSQL or PGlite), the console
+ * listening for webhooks, the campaign engine, and the WhatsApp simulator in its own process;
+ * numbers with their audiences, campaigns started and waited for.
+ */
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../server/src/app';
+import { loadConfig } from '../../server/src/config';
+import { createContext, type AppContext } from '../../server/src/context';
+import type { Database } from '../../server/src/db/client';
+import { jsonParam, rowsOf } from '../../server/src/db/sql';
+import { startCampaignEngine, type CampaignEngine } from '../../server/src/engine/campaigns/index';
+import { getCampaign } from '../../server/src/services/campaigns/campaign-queries';
+import { createCampaign } from '../../server/src/services/campaigns/create-campaign';
+import { startCampaign } from '../../server/src/services/campaigns/start-campaign';
+import { seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../../server/test/helpers/campaign-fixtures';
+import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../../server/test/helpers/whatsapp-sim-process';
+import { openBenchDatabase } from './database';
+
+const WEBHOOK_SECRET = 'bench-webhook-secret';
+
+export interface Stack {
+  ctx: AppContext;
+  database: Database;
+  engine: CampaignEngine;
+  sim: RemoteWhatsAppSim;
+  userId: number;
+  close(): Promise<void>;
+}
+
+/** A scratch database (PostgreSQL or PGlite), the server listening for webhooks, the engine and the simulator. */
+export async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
+  const sim = await startWhatsAppSimProcess({
+    appSecret: WEBHOOK_SECRET,
+    deliveryRate: 1,
+    readRate: 0.5,
+    statusDelayMs: 50,
+    webhookBatchMax: 200,
+  });
+  const bench = await openBenchDatabase(kind, 'bench_campaigns', { poolSize: 12, onDisk: true });
+  const { database } = bench;
+  const config = loadConfig({
+    APP_SECRET: 'bench-app-secret-bench-app-secret',
+    DATA_DIR: '/tmp/masivo-bench',
+    LOG_LEVEL: 'silent',
+    WHATSAPP_GRAPH_URL: sim.graphUrl,
+    WHATSAPP_APP_SECRET: WEBHOOK_SECRET,
+  });
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  await sim.control('POST', '/configure', { webhookUrl: `${address}/api/webhooks/whatsapp` });
+  const [user] = await rowsOf<{ id: number }>(
+    database.db,
+    sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`,
+  );
+  const engine = startCampaignEngine(ctx, { leaseScanMs: 50 });
+  return {
+    ctx,
+    database,
+    engine,
+    sim,
+    userId: Number(user.id),
+    async close() {
+      await engine.stop();
+      await app.close();
+      await sim.close();
+      await bench.close();
+    },
+  };
+}
+
+let numberSeq = 0;
+export async function addNumber(stack: Stack, rate: number, contacts: number): Promise<{ world: CampaignWorld; phoneNumberId: string }> {
+  const phoneNumberId = String(900_000 + ++numberSeq);
+  const wabaId = String(800_000 + numberSeq);
+  await stack.sim.control('POST', '/numbers', {
+    phoneNumberId,
+    wabaId,
+    token: `tok-${phoneNumberId}`,
+    displayPhoneNumber: '5491100000000',
+    // Far above our rate: the simulator must not hide a pacing fault.
+    throughput: 100_000,
+  });
+  await stack.sim.control('POST', '/templates', simPromoTemplate(wabaId));
+  const world = await seedCampaignWorld(stack.database.db, stack.ctx.secrets, stack.userId, {
+    number: { phoneNumberId, wabaId, token: `tok-${phoneNumberId}`, ratePerSecond: rate },
+    contacts,
+    subdomain: `bench${numberSeq}`,
+  });
+  return { world, phoneNumberId };
+}
+
+export async function launch(stack: Stack, world: CampaignWorld) {
+  const c = await createCampaign(stack.ctx, stack.userId, {
+    name: `Bench ${world.whatsappAccountId}`,
+    kommo_account_id: world.kommoAccountId,
+    whatsapp_account_id: world.whatsappAccountId,
+    template_id: world.templateId,
+  });
+  return startCampaign(stack.ctx, stack.userId, c.id);
+}
+
+export async function waitCompleted(stack: Stack, ids: number[], timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // Only the status, as an operator's list would poll it: the campaign screen's full stats are
+    // the dashboard bench's subject, and ten of them a second would weigh on the sender measured here.
+    const statuses = await rowsOf<{ status: string }>(
+      stack.database.db,
+      sql`select status from campaigns where id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::int))`,
+    );
+    if (statuses.length === ids.length && statuses.every((c) => c.status === 'completed')) {
+      return Promise.all(ids.map((id) => getCampaign(stack.database.db, stack.userId, id)));
+    }
+    if (Date.now() > deadline) throw new Error('campaigns did not complete in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Sends per second between the first and the last of `times` (epoch ms). */
+export const rateOf = (times: number[]) => (times.length - 1) / ((times.at(-1)! - times[0]) / 1000);
