@@ -16,13 +16,11 @@
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { createCampaign } from '../server/src/services/campaigns/create-campaign';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { pauseCampaign } from '../server/src/services/campaigns/pause-campaign';
-import { startCampaign } from '../server/src/services/campaigns/start-campaign';
 import { rowsOf } from '../server/src/db/sql';
 import { insertContacts } from '../server/test/helpers/campaign-fixtures';
-import { addNumber, launch, rateOf, startStack, waitCompleted } from './lib/campaign-stack';
+import { addNumber, launch, rateOf, startStack, startTimed, waitCompleted } from './lib/campaign-stack';
 import { fmt, printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
@@ -115,15 +113,7 @@ async function freeze(size: number) {
     await stack.database.db.execute(sql`analyze contacts`);
     const loaded = (Date.now() - load) / 1000;
     await stack.engine.stop();
-    const c = await createCampaign(stack.ctx, stack.userId, {
-      name: 'Congelar un millón',
-      kommo_account_id: world.kommoAccountId,
-      whatsapp_account_id: world.whatsappAccountId,
-      template_id: world.templateId,
-    });
-    const t = performance.now();
-    const started = await startCampaign(stack.ctx, stack.userId, c.id);
-    const seconds = (performance.now() - t) / 1000;
+    const { started, seconds } = await startTimed(stack, world, 'Congelar un millón');
     report(`freeze ${fmt(size)} contacts into recipients (PostgreSQL)`, `${fmt(seconds, 2)} s`, '< 5 s', seconds < 5 && started.total_recipients === size);
     report(`  (contacts loaded in ${fmt(loaded, 1)} s; recipients pending)`, fmt(started.pending_count), fmt(size), started.pending_count === size);
   } finally {

@@ -91,14 +91,21 @@ export async function addNumber(stack: Stack, rate: number, contacts: number): P
   return { world, phoneNumberId };
 }
 
-export async function launch(stack: Stack, world: CampaignWorld) {
+/** Creates a campaign of the world's number and starts it (its audience frozen), timing the start alone. */
+export async function startTimed(stack: Stack, world: CampaignWorld, name = `Bench ${world.whatsappAccountId}`) {
   const c = await createCampaign(stack.ctx, stack.userId, {
-    name: `Bench ${world.whatsappAccountId}`,
+    name,
     kommo_account_id: world.kommoAccountId,
     whatsapp_account_id: world.whatsappAccountId,
     template_id: world.templateId,
   });
-  return startCampaign(stack.ctx, stack.userId, c.id);
+  const t = performance.now();
+  const started = await startCampaign(stack.ctx, stack.userId, c.id);
+  return { started, seconds: (performance.now() - t) / 1000 };
+}
+
+export async function launch(stack: Stack, world: CampaignWorld) {
+  return (await startTimed(stack, world)).started;
 }
 
 export async function waitCompleted(stack: Stack, ids: number[], timeoutMs = 600_000) {

@@ -19,10 +19,8 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsonParam } from '../../server/src/db/sql';
-import { createCampaign } from '../../server/src/services/campaigns/create-campaign';
-import { startCampaign } from '../../server/src/services/campaigns/start-campaign';
 import { insertContacts } from '../../server/test/helpers/campaign-fixtures';
-import { addNumber, launch, rateOf, startStack, waitCompleted } from '../lib/campaign-stack';
+import { addNumber, launch, rateOf, startStack, startTimed, waitCompleted } from '../lib/campaign-stack';
 import { openBenchDatabase } from '../lib/database';
 
 type Kind = 'pglite' | 'postgres';
@@ -100,15 +98,7 @@ async function freeze(kind: Kind, size: number): Promise<number> {
     const { world } = await addNumber(stack, 80, 0);
     await insertContacts(stack.database.db, stack.userId, world.kommoAccountId, size, 1);
     await stack.engine.stop();
-    const c = await createCampaign(stack.ctx, stack.userId, {
-      name: 'Congelar',
-      kommo_account_id: world.kommoAccountId,
-      whatsapp_account_id: world.whatsappAccountId,
-      template_id: world.templateId,
-    });
-    const t = performance.now();
-    const started = await startCampaign(stack.ctx, stack.userId, c.id);
-    const seconds = (performance.now() - t) / 1000;
+    const { started, seconds } = await startTimed(stack, world, 'Congelar');
     expect(started.total_recipients).toBe(size);
     return size / seconds;
   } finally {
