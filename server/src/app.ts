@@ -3,7 +3,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from './context';
+import type { Permission } from '@masivo/contract/organizations';
 import { registerAuthentication } from './plugins/authenticate';
+import { actorOf } from './routes/request-actor';
+import { recordActivity } from './services/activity/activity-log';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
@@ -20,6 +23,9 @@ export interface BuildAppOptions {
   /** Serve the built web app (off in API tests). */
   serveWeb?: boolean;
 }
+
+/** Refusals the activity log keeps: the costly or sensitive actions. */
+const DENIALS_LOGGED: Permission[] = ['contacts.export', 'campaigns.start', 'campaigns.send', 'campaigns.approve'];
 
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -50,7 +56,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
   });
   await registerOpenApi(app);
-  registerAuthentication(app, ctx.auth);
+  registerAuthentication(app, ctx.auth, (request, permission) => {
+    // Refused exports, starts and approvals are kept in the activity log with the reason.
+    if (!request.orgId || !DENIALS_LOGGED.includes(permission)) return;
+    const action = `${request.routeOptions.config?.activity ?? permission}`;
+    recordActivity(ctx.db, actorOf(request), {
+      action,
+      target: request.routeOptions.url?.includes(':id') ? { type: 'campaign', id: String((request.params as { id?: string }).id ?? '') } : null,
+      outcome: 'denied',
+      reason: `Rol sin permiso (${permission})`,
+    }).catch((err: unknown) => request.log.warn({ err }, 'activity log: denied entry not stored'));
+  });
   await registerRoutes(app);
   await registerWebApp(app, opts.serveWeb ? undefined : null);
   return app;

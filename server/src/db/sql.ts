@@ -133,6 +133,11 @@ export async function withHashJoins<T>(db: Queryable, work: () => Promise<T>): P
  * Many rows as ONE bound parameter: drizzle expands JS arrays into tuples, so batches travel
  * as a JSON document that `jsonb_to_recordset` turns back into a table.
  */
+/** Integer ids as one array parameter (drizzle would expand a JS array into a list). */
+export function intArray(ids: readonly number[]): SQL {
+  return sql`${`{${ids.map((id) => Math.trunc(Number(id))).join(',')}}`}::int[]`;
+}
+
 export const jsonParam = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`;
 
 /** A timestamptz rendered as an ISO-8601 UTC string, the same on every driver. */

@@ -1,3 +1,5 @@
+import { ROLE_LABEL, type Role } from '@masivo/contract/organizations';
+
 /**
  * The one error type services throw. `message` is Spanish and reaches the operator as
  * `{ error }`; anything that is not an AppError becomes a generic 500.
@@ -15,6 +17,9 @@ export class AppError extends Error {
 export const badRequest = (message: string) => new AppError(400, message);
 export const notFound = (message = 'Recurso no encontrado') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
+/** A member whose role does not allow the action (or a user in no organisation). */
+export const forbidden = (role: Role | null) =>
+  new AppError(403, role ? `Tu rol (${ROLE_LABEL[role]}) no permite esta acción` : 'No perteneces a ninguna organización');
 export const badGateway = (message: string) => new AppError(502, message);
 
 /**

@@ -1,39 +1,96 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/errors';
+import { can, EMPTY_SCOPE, type Permission, type Role, type Scope } from '@masivo/contract/organizations';
+import { AppError, forbidden } from '../lib/errors';
 import type { AuthService, Session } from '../services/auth/auth-service';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user; set on every /api route not marked `config: { public: true }`. */
+    /** The signed-in user (who acts); set on every /api route not marked `config: { public: true }`. */
     userId: number;
+    /**
+     * The organisation the request acts in: the tenant every query is scoped to. Tenant tables
+     * name it `user_id` (0033_organizations.sql). 0 only for routes every member may use.
+     */
+    orgId: number;
+    /** The member's role there, and the numbers / Kommo accounts they are limited to (empty: all). */
+    role: Role | null;
+    scope: Scope;
     /** The session of that user this request was made in («Cerrar Sesión» ends just this one). */
     session: Session | null;
   }
+  interface FastifyInstance {
+    /** Every private /api route with the permission it declared: the authorisation matrix reads it. */
+    routePermissions: { method: string; url: string; permission: Permission }[];
+  }
   interface FastifyContextConfig {
     public?: boolean;
+    /** What the route needs (contract/src/organizations.ts); every private /api route names one. */
+    permission?: Permission;
+    /** The activity-log action a refused call is recorded as (defaults to the permission). */
+    activity?: string;
   }
 }
 
+export const UNAUTHORIZED = 'No autorizado. Inicia sesión nuevamente.';
+
+
+/** Denied attempts the activity log must keep (start, approve, export…), reported by permission. */
+export type DeniedListener = (request: FastifyRequest, permission: Permission) => void;
+
 /**
- * Authentication applies to the whole /api tree in one hook, so a new route is private
- * unless it says otherwise.
+ * Authentication and authorisation apply to the whole /api tree in one hook, so a new route is
+ * private unless it says otherwise, and the server refuses to start when a private route does not
+ * say which permission it needs.
  */
-export function registerAuthentication(app: FastifyInstance, auth: Pick<AuthService, 'session'>) {
+export function registerAuthentication(
+  app: FastifyInstance,
+  auth: Pick<AuthService, 'session'>,
+  onDenied: DeniedListener = () => {},
+) {
   app.decorateRequest('userId', 0);
+  app.decorateRequest('orgId', 0);
+  app.decorateRequest('role', null);
+  app.decorateRequest('scope', null as unknown as Scope);
   app.decorateRequest('session', null);
+
+  const undeclared: string[] = [];
+  const table: FastifyInstance['routePermissions'] = [];
+  app.decorate('routePermissions', table);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const config = (route.config ?? {}) as { public?: boolean; permission?: Permission };
+    if (config.public) return;
+    const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+    if (!config.permission) undeclared.push(`${methods.join(',')} ${route.url}`);
+    else for (const method of methods) table.push({ method, url: route.url, permission: config.permission });
+  });
+  app.addHook('onReady', async () => {
+    if (undeclared.length) throw new Error(`Rutas sin permiso declarado: ${undeclared.join(', ')}`);
+  });
+
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // Decided on the matched route, not the raw URL: the router decodes `/%61pi/...` to an
     // /api route while request.url still does not start with '/api/'.
     const route = request.routeOptions.url;
     if (!route) return; // unknown route: the not-found handler answers
     if (!route.startsWith('/api/') || route.startsWith('/api/docs')) return;
-    if (request.routeOptions.config?.public) return;
+    const config = request.routeOptions.config;
+    if (config?.public) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     // Checked against the user row too: a revoked session or a deleted user is a 401, never a 500.
     const session = token ? await auth.session(token) : null;
-    if (!session) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
+    if (!session) throw new AppError(401, UNAUTHORIZED);
     request.userId = session.userId;
+    request.orgId = session.orgId ?? 0;
+    request.role = session.role;
+    request.scope = session.scope ?? EMPTY_SCOPE;
     request.session = session;
+    const permission = config?.permission;
+    if (!permission || permission === 'member') return;
+    if (!can(session.role, permission)) {
+      onDenied(request, permission);
+      throw forbidden(session.role);
+    }
   });
 }

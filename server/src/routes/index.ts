@@ -7,6 +7,7 @@ import dashboardRoutes from './dashboard/index';
 import healthRoutes from './health/index';
 import kommoAccountRoutes from './kommo-accounts/index';
 import kommoWritebackRoutes from './kommo-writeback/index';
+import organizationRoutes from './organizations/index';
 import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
@@ -30,4 +31,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(pricingRoutes, { prefix: '/api/pricing' });
   await app.register(dashboardRoutes, { prefix: '/api/dashboard' });
   await app.register(kommoWritebackRoutes, { prefix: '/api' });
+  await app.register(organizationRoutes, { prefix: '/api' });
 }

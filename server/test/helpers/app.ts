@@ -6,12 +6,24 @@ import { loadConfig, type Config } from '../../src/config';
 import { createContext, type AppContext } from '../../src/context';
 import { openDatabase, type Database } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
+import { intArray, rowsOf } from '../../src/db/sql';
+import type { Role, Scope } from '@masivo/contract/organizations';
+import { sql } from 'drizzle-orm';
 
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   /** Registers a fresh user and returns its bearer header. */
   signUp(email?: string): Promise<{ token: string; userId: number; headers: { authorization: string } }>;
+  /**
+   * A new user made a member of `orgId` with `role` (and scope), signed in acting there. The
+   * membership is written directly, as an accepted invitation would.
+   */
+  addMember(
+    orgId: number,
+    role: Role,
+    scope?: Partial<Scope>,
+  ): Promise<{ token: string; userId: number; headers: { authorization: string } }>;
   close(): Promise<void>;
 }
 
@@ -60,7 +72,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   const app = await buildApp(ctx);
   await app.ready();
   let n = 0;
-  return {
+  const api: TestApp = {
     app,
     ctx,
     async signUp(email = `user${++n}-${randomBytes(3).toString('hex')}@example.com`) {
@@ -73,9 +85,22 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
       const { token, user } = res.json();
       return { token, userId: user.id, headers: { authorization: `Bearer ${token}` } };
     },
+    async addMember(orgId, role, scope = {}) {
+      const user = await api.signUp();
+      await rowsOf(
+        database.db,
+        sql`insert into organization_members (organization_id, user_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids)
+            values (${orgId}, ${user.userId}, ${role}, ${intArray(scope.whatsapp_account_ids ?? [])}, ${intArray(scope.kommo_account_ids ?? [])})`,
+      );
+      const res = await app.inject({ method: 'POST', url: `/api/organizations/${orgId}/switch`, headers: user.headers });
+      if (res.statusCode !== 200) throw new Error(`switch failed: ${res.statusCode} ${res.body}`);
+      const token: string = res.json().token;
+      return { token, userId: user.userId, headers: { authorization: `Bearer ${token}` } };
+    },
     async close() {
       await app.close();
       await drop();
     },
   };
+  return api;
 }

@@ -55,6 +55,8 @@ export const campaigns = pgTable('campaigns', {
   sourceCampaignId: integer('source_campaign_id'),
   sourceCampaignName: text('source_campaign_name'),
   sourceGroup: jsonb('source_group').$type<{ group: string; hours?: number; button?: string }>(),
+  /** 0033: the member who created it (null before organisations: the founder). */
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 export const campaignRecipients = pgTable('campaign_recipients', {

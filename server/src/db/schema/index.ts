@@ -7,3 +7,4 @@ export * from './pricing';
 export * from './settings';
 export * from './kommo-writeback';
 export * from './follow-ups';
+export * from './organizations';

@@ -20,24 +20,24 @@ export default async function authRoutes(fastify: FastifyInstance) {
     async (request) => auth.login(request.body, request.ip),
   );
 
-  app.get('/me', { schema: { tags: ['auth'], response: { 200: userSchema } } }, async (request) =>
+  app.get('/me', { config: { permission: 'member' }, schema: { tags: ['auth'], response: { 200: userSchema } } }, async (request) =>
     auth.me(request.userId),
   );
 
   /** «Cerrar Sesión»: this session only. */
-  app.post('/logout', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) => {
+  app.post('/logout', { config: { permission: 'member' }, schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) => {
     if (!request.session) throw new AppError(401, 'No autorizado. Inicia sesión nuevamente.');
     return auth.logout(request.session);
   });
 
   /** «Cerrar sesión en todos los dispositivos»: every session of the user, this one included. */
-  app.post('/logout-all', { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) =>
+  app.post('/logout-all', { config: { permission: 'member' }, schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request) =>
     auth.logoutEverywhere(request.userId),
   );
 
   app.post(
     '/password',
-    { schema: { tags: ['auth'], body: changePasswordSchema, response: { 200: authResponseSchema } } },
-    async (request) => auth.changePassword(request.userId, request.body, request.ip),
+    { config: { permission: 'member' }, schema: { tags: ['auth'], body: changePasswordSchema, response: { 200: authResponseSchema } } },
+    async (request) => auth.changePassword(request.userId, request.session?.orgId ?? null, request.body, request.ip),
   );
 }

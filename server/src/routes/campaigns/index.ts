@@ -10,6 +10,7 @@ import {
   updateCampaignSchema,
 } from '@masivo/contract/campaigns';
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
+import { can } from '@masivo/contract/organizations';
 import { listMessages } from '../../services/campaigns/campaign-messages';
 import { getCampaign, listCampaigns } from '../../services/campaigns/campaign-queries';
 import { createCampaign } from '../../services/campaigns/create-campaign';
@@ -18,6 +19,7 @@ import { pauseCampaign } from '../../services/campaigns/pause-campaign';
 import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed';
 import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
+import { forbidden } from '../../lib/errors';
 import preflightRoutes from './preflight';
 import campaignStatsRoutes from './stats';
 import campaignResultsRoutes from './results';
@@ -32,50 +34,52 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   await app.register(campaignStatsRoutes);
   await app.register(campaignResultsRoutes);
 
-  app.get('/', { schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
-    listCampaigns(ctx.db, request.userId),
+  app.get('/', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
+    listCampaigns(ctx.db, request.orgId),
   );
 
-  app.post('/', { schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
-    reply.code(201).send(await createCampaign(ctx, request.userId, request.body)),
+  app.post('/', { config: { permission: 'campaigns.edit' }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
+    reply.code(201).send(await createCampaign(ctx, request.orgId, request.body)),
   );
 
-  app.get('/:id', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    getCampaign(ctx.db, request.userId, request.params.id),
+  app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    getCampaign(ctx.db, request.orgId, request.params.id),
   );
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
-    (request) => updateCampaign(ctx, request.userId, request.params.id, request.body),
+    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
+    (request) => updateCampaign(ctx, request.orgId, request.params.id, request.body),
   );
 
-  app.delete('/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
-    await deleteCampaign(ctx, request.userId, request.params.id);
+  app.delete('/:id', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
+    await deleteCampaign(ctx, request.orgId, request.params.id);
     return { success: true as const, message: 'Campaña eliminada exitosamente' };
   });
 
-  app.post('/:id/start', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    startCampaign(ctx, request.userId, request.params.id),
+  app.post('/:id/start', { config: { permission: 'campaigns.start' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) => {
+    // An Editor may only ask for a start, which another member approves.
+    if (!can(request.role, 'campaigns.send')) throw forbidden(request.role);
+    return startCampaign(ctx, request.orgId, request.params.id);
+  });
+
+  app.post('/:id/pause', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    pauseCampaign(ctx, request.orgId, request.params.id),
   );
 
-  app.post('/:id/pause', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    pauseCampaign(ctx, request.userId, request.params.id),
-  );
-
-  app.post('/:id/retry-failed', { schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    retryFailed(ctx, request.userId, request.params.id),
+  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+    retryFailed(ctx, request.orgId, request.params.id),
   );
 
   app.post(
     '/:id/retry-unknown',
-    { schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
-    (request) => retryUnknown(ctx, request.userId, request.params.id),
+    { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
+    (request) => retryUnknown(ctx, request.orgId, request.params.id),
   );
 
   app.get(
     '/:id/messages',
-    { schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
-    (request) => listMessages(ctx.db, request.userId, request.params.id, request.query),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
+    (request) => listMessages(ctx.db, request.orgId, request.params.id, request.query),
   );
 }

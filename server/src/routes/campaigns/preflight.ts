@@ -20,14 +20,14 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
 
-  app.post('/preflight', { schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
-    preflightForPayload(ctx.db, request.userId, request.body),
+  app.post('/preflight', { config: { permission: 'campaigns.edit' }, schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
+    preflightForPayload(ctx.db, request.orgId, request.body),
   );
 
   app.get(
     '/:id/preflight',
-    { schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
-    (request) => preflightForCampaign(ctx.db, request.userId, request.params.id, { startNow: request.query.start === 'now' }),
+    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
+    (request) => preflightForCampaign(ctx.db, request.orgId, request.params.id, { startNow: request.query.start === 'now' }),
   );
 
   /** One exclusion list: a page of JSON, or (format=csv) the whole list as a file to download. */
@@ -47,13 +47,13 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/preflight/excluded',
-    { schema: { tags, params: idParamsSchema, querystring: excludedQuerySchema } },
-    async (request, reply) => sendExcluded(reply, await excludedSourceForCampaign(ctx.db, request.userId, request.params.id), request.query),
+    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, querystring: excludedQuerySchema } },
+    async (request, reply) => sendExcluded(reply, await excludedSourceForCampaign(ctx.db, request.orgId, request.params.id), request.query),
   );
 
   app.post(
     '/preflight/excluded',
-    { schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
-    async (request, reply) => sendExcluded(reply, await excludedSourceForPayload(ctx.db, request.userId, request.body), request.query),
+    { config: { permission: 'campaigns.edit' }, schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
+    async (request, reply) => sendExcluded(reply, await excludedSourceForPayload(ctx.db, request.orgId, request.body), request.query),
   );
 }

@@ -21,11 +21,11 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/results.csv',
-    { schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
+    { config: { permission: 'contacts.export' }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
     async (request, reply) => {
       // Everything that can refuse (missing campaign, bad group) runs before the first byte.
-      const { campaign, where } = await resultsExportPlan(ctx.db, request.userId, request.params.id, request.query);
-      const stream = Readable.from(exportResultsCsv(ctx.db, { userId: request.userId, campaign, where, format: request.query.format }));
+      const { campaign, where } = await resultsExportPlan(ctx.db, request.orgId, request.params.id, request.query);
+      const stream = Readable.from(exportResultsCsv(ctx.db, { userId: request.orgId, campaign, where, format: request.query.format }));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${resultsFileName(campaign)}"`)
@@ -36,13 +36,13 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/follow-up/count',
-    { schema: { tags, params: idParamsSchema, querystring: followUpCountQuerySchema, response: { 200: followUpCountSchema } } },
-    (request) => countFollowUp(ctx.db, request.userId, request.params.id, request.query),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: followUpCountQuerySchema, response: { 200: followUpCountSchema } } },
+    (request) => countFollowUp(ctx.db, request.orgId, request.params.id, request.query),
   );
 
   app.post(
     '/:id/follow-up',
-    { schema: { tags, params: idParamsSchema, body: createFollowUpSchema, response: { 201: campaignSchema } } },
-    async (request, reply) => reply.code(201).send(await createFollowUp(ctx, request.userId, request.params.id, request.body)),
+    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, body: createFollowUpSchema, response: { 201: campaignSchema } } },
+    async (request, reply) => reply.code(201).send(await createFollowUp(ctx, request.orgId, request.params.id, request.body)),
   );
 }

@@ -13,7 +13,7 @@ export default async function campaignStatsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/stats',
-    { schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
-    (request) => campaignStats(ctx.db, request.userId, request.params.id, request.query),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
+    (request) => campaignStats(ctx.db, request.orgId, request.params.id, request.query),
   );
 }

@@ -43,33 +43,33 @@ export default async function contactRoutes(fastify: FastifyInstance) {
   const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres' });
   const tags = ['contacts'];
 
-  app.get('/', { schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) =>
-    contacts.list(req.userId, req.query.account_id, req.query),
+  app.get('/', { config: { permission: 'contacts.view' }, schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) =>
+    contacts.list(req.orgId, req.query.account_id, req.query),
   );
 
   app.get(
     '/recipient-count',
-    { schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
-    async (req) => screenCount(await contacts.recipientCount(req.userId, req.query.account_id, filterOf(req.query))),
+    { config: { permission: 'contacts.view' }, schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
+    async (req) => screenCount(await contacts.recipientCount(req.orgId, req.query.account_id, filterOf(req.query))),
   );
 
   app.post(
     '/custom-fields',
-    { schema: { tags, body: customFieldsBodySchema, response: { 200: z.array(customFieldInfoSchema) } } },
-    (req) => contacts.customFields(req.userId, req.body.accountId),
+    { config: { permission: 'contacts.view' }, schema: { tags, body: customFieldsBodySchema, response: { 200: z.array(customFieldInfoSchema) } } },
+    (req) => contacts.customFields(req.orgId, req.body.accountId),
   );
 
   app.get(
     '/:accountId/filtered',
-    {
+    { config: { permission: 'contacts.view' },
       schema: { tags, params: accountParamsSchema, querystring: filteredContactsQuerySchema, response: { 200: filteredContactsResponseSchema } },
     },
-    (req) => contacts.filtered(req.userId, req.params.accountId, filterOf(req.query), req.query),
+    (req) => contacts.filtered(req.orgId, req.params.accountId, filterOf(req.query), req.query),
   );
 
   app.get(
     '/:accountId/advanced-filtered',
-    {
+    { config: { permission: 'contacts.view' },
       schema: {
         tags,
         params: accountParamsSchema,
@@ -78,7 +78,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
       },
     },
     async (req) => {
-      const page = await contacts.filtered(req.userId, req.params.accountId, filterOf(req.query), req.query);
+      const page = await contacts.filtered(req.orgId, req.params.accountId, filterOf(req.query), req.query);
       // An estimated total cannot tell the last page: a full page then means there may be more.
       const more = page.total_approximate ? page.contacts.length === page.limit : page.offset + page.contacts.length < page.total;
       return { ...page, has_more: more };
@@ -87,32 +87,32 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:accountId/count',
-    { schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
-    async (req) => screenCount(await contacts.count(req.userId, req.params.accountId, filterOf(req.query))),
+    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
+    async (req) => screenCount(await contacts.count(req.orgId, req.params.accountId, filterOf(req.query))),
   );
 
-  app.get('/:accountId/tags', { schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>
-    contacts.tags(req.userId, req.params.accountId),
+  app.get('/:accountId/tags', { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>
+    contacts.tags(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/:accountId/filter-options',
-    { schema: { tags, params: accountParamsSchema, response: { 200: filterOptionsResponseSchema } } },
-    (req) => contacts.filterOptions(req.userId, req.params.accountId),
+    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, response: { 200: filterOptionsResponseSchema } } },
+    (req) => contacts.filterOptions(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/:accountId/custom-fields/:fieldName/values',
-    { schema: { tags, params: fieldParamsSchema, querystring: fieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } } },
+    { config: { permission: 'contacts.view' }, schema: { tags, params: fieldParamsSchema, querystring: fieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } } },
     async (req) => ({
       field: req.params.fieldName,
-      values: await contacts.fieldValues(req.userId, req.params.accountId, req.params.fieldName, req.query),
+      values: await contacts.fieldValues(req.orgId, req.params.accountId, req.params.fieldName, req.query),
     }),
   );
 
   app.get(
     '/:accountId/custom-fields/:fieldName/values/filtered',
-    {
+    { config: { permission: 'contacts.view' },
       schema: { tags, params: fieldParamsSchema, querystring: filteredFieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } },
     },
     async (req) => {
@@ -122,7 +122,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
       const customFieldFilters = Object.fromEntries(Object.entries(filter.customFieldFilters ?? {}).filter(([name]) => name !== excluded));
       return {
         field: req.params.fieldName,
-        values: await contacts.fieldValues(req.userId, req.params.accountId, req.params.fieldName, {
+        values: await contacts.fieldValues(req.orgId, req.params.accountId, req.params.fieldName, {
           filter: { ...filter, customFieldFilters },
           search: req.query.search,
           limit: req.query.limit,
@@ -133,13 +133,13 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/:accountId/export',
-    { schema: { tags, params: accountParamsSchema, body: exportBodySchema.optional() } },
+    { config: { permission: 'contacts.export' }, schema: { tags, params: accountParamsSchema, body: exportBodySchema.optional() } },
     async (req, reply) => {
-      const account = await contacts.ownedAccount(req.userId, req.params.accountId);
+      const account = await contacts.ownedAccount(req.orgId, req.params.accountId);
       const body = exportBodySchema.parse(req.body ?? {});
-      const fieldNames = await contacts.exportFieldNames(req.userId, account.id);
+      const fieldNames = await contacts.exportFieldNames(req.orgId, account.id);
       const date = new Date().toISOString().slice(0, 10);
-      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.userId, accountId: account.id, filter: body, fieldNames, format: body.format }));
+      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.orgId, accountId: account.id, filter: body, fieldNames, format: body.format }));
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contactos-${account.subdomain}-${date}.csv"`)

@@ -13,10 +13,10 @@ export default async function dashboardRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/activity',
-    { schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
-    (request) => dashboardActivity(ctx.db, request.userId, request.query),
+    { config: { permission: 'campaigns.view' }, schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
+    (request) => dashboardActivity(ctx.db, request.orgId, request.query),
   );
 
   /** "Mensajes Pendientes": the spec's remaining messages of sending campaigns plus the deferred ones waiting for their retry. */
-  app.get('/pending', { schema: { tags, response: { 200: dashboardPendingSchema } } }, (request) => dashboardPending(ctx.db, request.userId));
+  app.get('/pending', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: dashboardPendingSchema } } }, (request) => dashboardPending(ctx.db, request.orgId));
 }

@@ -21,58 +21,58 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   const accounts = createKommoAccountsService(app.ctx);
   const tags = ['kommo'];
 
-  app.get('/accounts', { schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
-    accounts.list(req.userId),
+  app.get('/accounts', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
+    accounts.list(req.orgId),
   );
 
-  app.get('/accounts/:id', { schema: { tags, params: idParamsSchema, response: { 200: kommoAccountSchema } } }, (req) =>
-    accounts.get(req.userId, req.params.id),
+  app.get('/accounts/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: kommoAccountSchema } } }, (req) =>
+    accounts.get(req.orgId, req.params.id),
   );
 
   app.post(
     '/accounts',
-    { schema: { tags, body: createKommoAccountSchema, response: { 201: kommoAccountSchema } } },
-    async (req, reply) => reply.code(201).send(await accounts.create(req.userId, req.body)),
+    { config: { permission: 'connections.manage' }, schema: { tags, body: createKommoAccountSchema, response: { 201: kommoAccountSchema } } },
+    async (req, reply) => reply.code(201).send(await accounts.create(req.orgId, req.body)),
   );
 
   app.put(
     '/accounts/:id',
-    { schema: { tags, params: idParamsSchema, body: updateKommoAccountSchema, response: { 200: kommoAccountSchema } } },
-    (req) => accounts.update(req.userId, req.params.id, req.body),
+    { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, body: updateKommoAccountSchema, response: { 200: kommoAccountSchema } } },
+    (req) => accounts.update(req.orgId, req.params.id, req.body),
   );
 
-  app.delete('/accounts/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (req) => {
-    await accounts.remove(req.userId, req.params.id);
+  app.delete('/accounts/:id', { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (req) => {
+    await accounts.remove(req.orgId, req.params.id);
     return { success: true as const, message: 'Cuenta eliminada exitosamente' };
   });
 
   app.post(
     '/custom-fields',
-    { schema: { tags, body: kommoCustomFieldsRequestSchema, response: { 200: z.array(kommoFieldSchema) } } },
-    (req) => accounts.fetchCustomFields(req.userId, req.body),
+    { config: { permission: 'connections.manage' }, schema: { tags, body: kommoCustomFieldsRequestSchema, response: { 200: z.array(kommoFieldSchema) } } },
+    (req) => accounts.fetchCustomFields(req.orgId, req.body),
   );
 
   app.post(
     '/sync-contacts',
-    { schema: { tags, body: syncContactsRequestSchema, response: { 202: syncStartedSchema } } },
+    { config: { permission: 'campaigns.edit' }, schema: { tags, body: syncContactsRequestSchema, response: { 202: syncStartedSchema } } },
     async (req, reply) => {
-      const account = await accounts.startSync(req.userId, req.body.account_id, req.body.full);
+      const account = await accounts.startSync(req.orgId, req.body.account_id, req.body.full);
       return reply.code(202).send({ success: true as const, message: 'Sincronización iniciada', account });
     },
   );
 
   app.post(
     '/accounts/:id/cancel-sync',
-    { schema: { tags, params: idParamsSchema, response: { 200: syncCancelledSchema } } },
+    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, response: { 200: syncCancelledSchema } } },
     async (req) => {
-      const account = await accounts.cancelSync(req.userId, req.params.id);
+      const account = await accounts.cancelSync(req.orgId, req.params.id);
       return { success: true as const, message: 'Sincronización cancelada', account };
     },
   );
 
   app.get(
     '/accounts/:id/sync-status',
-    { schema: { tags, params: idParamsSchema, response: { 200: syncStatusSchema } } },
-    (req) => accounts.syncStatus(req.userId, req.params.id),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: syncStatusSchema } } },
+    (req) => accounts.syncStatus(req.orgId, req.params.id),
   );
 }

@@ -10,21 +10,21 @@ export default async function pricingRoutes(fastify: FastifyInstance) {
   const service = createRateCardService(app.ctx.db);
   const tags = ['pricing'];
 
-  app.get('/', { schema: { tags, response: { 200: rateCardSchema } } }, (req) => service.get(req.userId));
+  app.get('/', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: rateCardSchema } } }, (req) => service.get(req.orgId));
 
-  app.get('/csv', { schema: { tags } }, async (req, reply) => {
+  app.get('/csv', { config: { permission: 'campaigns.view' }, schema: { tags } }, async (req, reply) => {
     const date = new Date().toISOString().slice(0, 10);
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="tarifas-${date}.csv"`)
-      .send(await service.csv(req.userId));
+      .send(await service.csv(req.orgId));
   });
 
   app.put(
     '/csv',
-    { schema: { tags, body: rateCardUploadSchema, response: { 200: rateCardSchema, 400: rateCardUploadErrorSchema } } },
+    { config: { permission: 'connections.manage' }, schema: { tags, body: rateCardUploadSchema, response: { 200: rateCardSchema, 400: rateCardUploadErrorSchema } } },
     async (req, reply) => {
-      const result = await service.upload(req.userId, req.body.csv);
+      const result = await service.upload(req.orgId, req.body.csv);
       if (!result.ok) {
         const n = result.errors.length;
         return reply.code(400).send({
@@ -36,8 +36,8 @@ export default async function pricingRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.delete('/', { schema: { tags, response: { 200: okSchema } } }, async (req) => {
-    await service.reset(req.userId);
+  app.delete('/', { config: { permission: 'connections.manage' }, schema: { tags, response: { 200: okSchema } } }, async (req) => {
+    await service.reset(req.orgId);
     return { success: true as const, message: 'Se restauró la tarifa de Meta incluida en la consola' };
   });
 }

@@ -10,11 +10,11 @@ export default async function settingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
 
-  app.get('/frequency-cap', { schema: { tags, response: { 200: frequencyCapSchema } } }, (request) =>
-    getFrequencyCap(ctx.db, request.userId),
+  app.get('/frequency-cap', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: frequencyCapSchema } } }, (request) =>
+    getFrequencyCap(ctx.db, request.orgId),
   );
 
-  app.put('/frequency-cap', { schema: { tags, body: frequencyCapSchema, response: { 200: frequencyCapSchema } } }, (request) =>
-    setFrequencyCap(ctx.db, request.userId, request.body),
+  app.put('/frequency-cap', { config: { permission: 'organization.manage' }, schema: { tags, body: frequencyCapSchema, response: { 200: frequencyCapSchema } } }, (request) =>
+    setFrequencyCap(ctx.db, request.orgId, request.body),
   );
 }

@@ -30,16 +30,16 @@ export default async function templateRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createTemplateService(app.ctx);
 
-  app.post('/sync', { schema: { tags, body: syncTemplatesSchema, response: { 200: syncResultSchema } } }, (req) =>
-    service.sync(req.userId, req.body.whatsapp_account_id),
+  app.post('/sync', { config: { permission: 'templates.manage' }, schema: { tags, body: syncTemplatesSchema, response: { 200: syncResultSchema } } }, (req) =>
+    service.sync(req.orgId, req.body.whatsapp_account_id),
   );
 
-  app.post('/sync-all', { schema: { tags, response: { 200: syncAllResultSchema } } }, (req) => service.syncAll(req.userId));
+  app.post('/sync-all', { config: { permission: 'templates.manage' }, schema: { tags, response: { 200: syncAllResultSchema } } }, (req) => service.syncAll(req.orgId));
 
   app.post(
     '/create',
-    { schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
-    async (req, reply) => reply.code(201).send(await service.create(req.userId, req.body)),
+    { config: { permission: 'templates.manage' }, schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
+    async (req, reply) => reply.code(201).send(await service.create(req.orgId, req.body)),
   );
 
   // The sample's bytes are the body: a child scope keeps the raw parser off the JSON routes.
@@ -50,42 +50,43 @@ export default async function templateRoutes(fastify: FastifyInstance) {
     raw.post(
       '/media-sample',
       {
+        config: { permission: 'templates.manage' },
         bodyLimit: MEDIA_SAMPLE_MAX_BYTES,
         schema: { tags, querystring: mediaSampleQuerySchema, response: { 200: mediaSampleResponseSchema } },
       },
-      (req) => uploadMediaSample(app.ctx, req.userId, req.query, req.headers['content-type'], req.body),
+      (req) => uploadMediaSample(app.ctx, req.orgId, req.query, req.headers['content-type'], req.body),
     );
   });
 
-  app.get('/account/:accountId', { schema: { tags, params: accountParams, response: { 200: z.array(templateSchema) } } }, (req) =>
-    service.listByAccount(req.userId, req.params.accountId),
+  app.get('/account/:accountId', { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(templateSchema) } } }, (req) =>
+    service.listByAccount(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/account/:accountId/status',
-    { schema: { tags, params: accountParams, response: { 200: templateStatusSummarySchema } } },
-    (req) => service.statusSummary(req.userId, req.params.accountId),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: templateStatusSummarySchema } } },
+    (req) => service.statusSummary(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/kommo/:accountId/custom-fields',
-    { schema: { tags, params: accountParams, response: { 200: z.array(kommoCustomFieldSchema) } } },
-    (req) => service.kommoCustomFields(req.userId, req.params.accountId),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(kommoCustomFieldSchema) } } },
+    (req) => service.kommoCustomFields(req.orgId, req.params.accountId),
   );
 
-  app.get('/:id', { schema: { tags, params: idParamsSchema, response: { 200: templateSchema } } }, (req) =>
-    service.get(req.userId, req.params.id),
+  app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: templateSchema } } }, (req) =>
+    service.get(req.orgId, req.params.id),
   );
 
-  app.get('/:id/variables', { schema: { tags, params: idParamsSchema, response: { 200: variableSlots } } }, (req) =>
-    service.variables(req.userId, req.params.id),
+  app.get('/:id/variables', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: variableSlots } } }, (req) =>
+    service.variables(req.orgId, req.params.id),
   );
 
-  app.post('/:id/submit', { schema: { tags, params: idParamsSchema, response: { 200: createTemplateResponseSchema } } }, (req) =>
-    service.submit(req.userId, req.params.id),
+  app.post('/:id/submit', { config: { permission: 'templates.manage' }, schema: { tags, params: idParamsSchema, response: { 200: createTemplateResponseSchema } } }, (req) =>
+    service.submit(req.orgId, req.params.id),
   );
 
-  app.delete('/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
-    service.remove(req.userId, req.params.id),
+  app.delete('/:id', { config: { permission: 'templates.manage' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
+    service.remove(req.orgId, req.params.id),
   );
 }

@@ -24,19 +24,19 @@ export default async function variableRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/template/:templateId',
-    { schema: { tags, params: templateParams, response: { 200: templateVariablesResponseSchema } } },
-    (req) => service.forTemplate(req.userId, req.params.templateId),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, response: { 200: templateVariablesResponseSchema } } },
+    (req) => service.forTemplate(req.orgId, req.params.templateId),
   );
 
   app.get(
     '/template/:templateId/mappings',
-    { schema: { tags, params: templateParams, response: { 200: z.array(variableMappingSchema) } } },
-    (req) => service.getMappings(req.userId, req.params.templateId),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, response: { 200: z.array(variableMappingSchema) } } },
+    (req) => service.getMappings(req.orgId, req.params.templateId),
   );
 
   app.post(
     '/template/:templateId/mappings',
-    {
+    { config: { permission: 'templates.manage' },
       schema: {
         tags,
         params: templateParams,
@@ -44,23 +44,23 @@ export default async function variableRoutes(fastify: FastifyInstance) {
         response: { 200: z.object({ success: z.boolean(), message: z.string(), mappings: z.array(variableMappingSchema) }) },
       },
     },
-    (req) => service.saveMappings(req.userId, req.params.templateId, req.body),
+    (req) => service.saveMappings(req.orgId, req.params.templateId, req.body),
   );
 
   app.post(
     '/template/:templateId/preview',
-    { schema: { tags, params: templateParams, body: previewSchema, response: { 200: previewResponseSchema } } },
-    (req) => service.preview(req.userId, req.params.templateId, req.body.sampleData),
+    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, body: previewSchema, response: { 200: previewResponseSchema } } },
+    (req) => service.preview(req.orgId, req.params.templateId, req.body.sampleData),
   );
 
   app.post(
     '/template/:templateId/test',
-    { schema: { tags, params: templateParams, body: testMappingSchema, response: { 200: testMappingResponseSchema } } },
-    (req) => service.test(req.userId, req.params.templateId, req.body.contactId),
+    { config: { permission: 'templates.manage' }, schema: { tags, params: templateParams, body: testMappingSchema, response: { 200: testMappingResponseSchema } } },
+    (req) => service.test(req.orgId, req.params.templateId, req.body.contactId),
   );
 
   // Registered last: a static "/template/..." path wins over this parameter anyway.
-  app.get('/:accountId/available', { schema: { tags, params: accountParams, response: { 200: z.array(availableVariableSchema) } } }, (req) =>
-    service.available(req.userId, req.params.accountId),
+  app.get('/:accountId/available', { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(availableVariableSchema) } } }, (req) =>
+    service.available(req.orgId, req.params.accountId),
   );
 }

@@ -17,37 +17,37 @@ export default async function whatsappAccountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const accounts = createWhatsAppAccountService(app.ctx);
 
-  app.get('/', { schema: { tags, response: { 200: z.array(whatsappAccountSchema) } } }, (req) => accounts.list(req.userId));
+  app.get('/', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: z.array(whatsappAccountSchema) } } }, (req) => accounts.list(req.orgId));
 
-  app.get('/stats', { schema: { tags, response: { 200: whatsappAccountStatsSchema } } }, (req) => accounts.stats(req.userId));
+  app.get('/stats', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: whatsappAccountStatsSchema } } }, (req) => accounts.stats(req.orgId));
 
-  app.get('/:id', { schema: { tags, params: idParamsSchema, response: { 200: whatsappAccountSchema } } }, (req) =>
-    accounts.get(req.userId, req.params.id),
+  app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: whatsappAccountSchema } } }, (req) =>
+    accounts.get(req.orgId, req.params.id),
   );
 
   app.post(
     '/',
-    { schema: { tags, body: createWhatsAppAccountSchema, response: { 201: whatsappAccountSchema } } },
-    async (req, reply) => reply.code(201).send(await accounts.create(req.userId, req.body)),
+    { config: { permission: 'connections.manage' }, schema: { tags, body: createWhatsAppAccountSchema, response: { 201: whatsappAccountSchema } } },
+    async (req, reply) => reply.code(201).send(await accounts.create(req.orgId, req.body)),
   );
 
   app.put(
     '/:id',
-    { schema: { tags, params: idParamsSchema, body: updateWhatsAppAccountSchema, response: { 200: whatsappAccountSchema } } },
-    (req) => accounts.update(req.userId, req.params.id, req.body),
+    { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, body: updateWhatsAppAccountSchema, response: { 200: whatsappAccountSchema } } },
+    (req) => accounts.update(req.orgId, req.params.id, req.body),
   );
 
-  app.delete('/:id', { schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
-    accounts.remove(req.userId, req.params.id),
+  app.delete('/:id', { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
+    accounts.remove(req.orgId, req.params.id),
   );
 
   app.post(
     '/:id/test',
-    { schema: { tags, params: idParamsSchema, response: { 200: testWhatsAppAccountResponseSchema } } },
-    (req) => accounts.test(req.userId, req.params.id),
+    { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, response: { 200: testWhatsAppAccountResponseSchema } } },
+    (req) => accounts.test(req.orgId, req.params.id),
   );
 
-  app.post('/:id/refresh', { schema: { tags, params: idParamsSchema, response: { 200: whatsappAccountSchema } } }, (req) =>
-    accounts.refresh(req.userId, req.params.id),
+  app.post('/:id/refresh', { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, response: { 200: whatsappAccountSchema } } }, (req) =>
+    accounts.refresh(req.orgId, req.params.id),
   );
 }

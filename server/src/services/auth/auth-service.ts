@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { ChangePasswordInput, LoginInput, RegisterInput, User } from '@masivo/contract/auth';
+import { EMPTY_SCOPE, type Role, type Scope } from '@masivo/contract/organizations';
 import type { Db, Tx } from '../../db/client';
 import type { RateCounter } from '../../db/rate-counters';
-import { revokedSessions, users } from '../../db/schema/index';
+import { organizationMembers, organizations, revokedSessions, users } from '../../db/schema/index';
+import { rowsOf } from '../../db/sql';
 import { AppError, conflict } from '../../lib/errors';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords';
@@ -16,12 +18,48 @@ const INVALID_SESSION = 'Sesión inválida';
 
 type UserRow = typeof users.$inferSelect;
 
-/** The session a request was made in: who, and which token (by hash, never the token itself). */
+/**
+ * The session a request was made in: who, which token (by hash, never the token itself), and
+ * the organisation it acts in with the member's role and scope there. `orgId` is null only for
+ * a user who belongs to no organisation any more (removed from the only one they had joined).
+ */
 export interface Session {
   userId: number;
   tokenHash: string;
   expiresAt: Date;
+  orgId: number | null;
+  role: Role | null;
+  scope: Scope;
 }
+
+interface MembershipRow {
+  organization_id: number;
+  role: Role;
+  scope_whatsapp_account_ids: number[];
+  scope_kommo_account_ids: number[];
+  session_version: number;
+}
+
+/**
+ * The membership a session acts in: the named organisation, or, for a sign-in (and tokens from
+ * before organisations), the one the user founded, else the first one they joined.
+ */
+export async function membershipOf(db: Db | Tx, userId: number, orgId: number | null): Promise<MembershipRow | undefined> {
+  const [row] = await rowsOf<MembershipRow>(
+    db,
+    sql`select organization_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids, session_version
+          from organization_members
+         where user_id = ${userId} and (${orgId}::int is null or organization_id = ${orgId}::int)
+         order by (organization_id = ${userId}) desc, created_at, organization_id
+         limit 1`,
+  );
+  return row;
+}
+
+const scopeOf = (m: MembershipRow): Scope => ({
+  whatsapp_account_ids: m.scope_whatsapp_account_ids ?? [],
+  kommo_account_ids: m.scope_kommo_account_ids ?? [],
+});
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -40,10 +78,20 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
     (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1))[0];
   const findById = async (id: number) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0];
 
-  const session = async (row: UserRow) => ({
-    token: await tokens.issue({ userId: row.id, email: row.email, version: row.tokenVersion }),
-    user: toUser(row),
-  });
+  /** A token acting in `orgId` (or the user's default organisation). */
+  const session = async (row: UserRow, orgId: number | null = null) => {
+    const member = await membershipOf(db, row.id, orgId);
+    return {
+      token: await tokens.issue({
+        userId: row.id,
+        email: row.email,
+        version: row.tokenVersion,
+        org: member?.organization_id ?? null,
+        memberVersion: member?.session_version ?? 0,
+      }),
+      user: toUser(row),
+    };
+  };
 
   /** Moving the version on invalidates every token issued before. */
   const revokeSessions = (tx: Db | Tx, userId: number) =>
@@ -59,20 +107,34 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
      * whoever tries it. It is made as costly as guessing at login instead: the same per-address
      * failure budget, a per-address sign-up limit, and the same argon2 work on both outcomes.
      */
-    async register(input: RegisterInput, ip: string) {
+    async register(input: RegisterInput, ip: string, joining?: (tx: Tx, user: UserRow) => Promise<void>) {
       const email = input.email.trim();
       if ((await throttle.isBlocked(email, ip)) || !(await signups.take(ip))) throw new AppError(429, TOO_MANY_SIGNUPS);
       const passwordHash = await hashPassword(input.password);
-      const inserted = await db
-        .insert(users)
-        .values({ email, passwordHash, firstName: input.first_name ?? '', lastName: input.last_name ?? '' })
-        .onConflictDoNothing()
-        .returning();
-      if (!inserted[0]) {
+      const firstName = input.first_name ?? '';
+      const lastName = input.last_name ?? '';
+      const created = await db.transaction(async (tx) => {
+        const [user] = await tx
+          .insert(users)
+          .values({ email, passwordHash, firstName, lastName })
+          .onConflictDoNothing()
+          .returning();
+        if (!user) return undefined;
+        if (joining) {
+          await joining(tx, user);
+        } else {
+          // The founder's organisation takes the founder's id (0033_organizations.sql).
+          const name = `${firstName} ${lastName}`.trim() || email;
+          await tx.insert(organizations).values({ id: user.id, name });
+          await tx.insert(organizationMembers).values({ organizationId: user.id, userId: user.id, role: 'owner' });
+        }
+        return user;
+      });
+      if (!created) {
         await throttle.recordFailure(email, ip);
         throw conflict('Ya existe una cuenta con ese email');
       }
-      return session(inserted[0]);
+      return session(created);
     },
 
     async login(input: LoginInput, ip: string) {
@@ -114,7 +176,33 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
         .where(eq(users.id, claims.userId))
         .limit(1);
       if (!row || row.version !== claims.version || row.revoked) return null;
-      return { userId: claims.userId, tokenHash, expiresAt: claims.expiresAt };
+      const member = await membershipOf(db, claims.userId, claims.org ?? null);
+      // Removed from this organisation, or its role or scope changed since: this session ends.
+      if (claims.org != null && (!member || member.session_version !== claims.memberVersion)) return null;
+      if (member && member.session_version !== claims.memberVersion) return null;
+      return {
+        userId: claims.userId,
+        tokenHash,
+        expiresAt: claims.expiresAt,
+        orgId: member?.organization_id ?? null,
+        role: member?.role ?? null,
+        scope: member ? scopeOf(member) : EMPTY_SCOPE,
+      };
+    },
+
+    /** A session of the same user acting in another of their organisations. */
+    async switchTo(userId: number, orgId: number) {
+      const row = await findById(userId);
+      if (!row) throw new AppError(401, INVALID_SESSION);
+      if (!(await membershipOf(db, userId, orgId))) throw new AppError(404, 'Organización no encontrada');
+      return session(row, orgId);
+    },
+
+    /** A fresh session for the organisation the request acts in (after accepting an invitation…). */
+    async reissue(userId: number, orgId: number | null) {
+      const row = await findById(userId);
+      if (!row) throw new AppError(401, INVALID_SESSION);
+      return session(row, orgId);
     },
 
     /** «Cerrar Sesión»: ends this session only; the user's other devices stay signed in. */
@@ -141,7 +229,7 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
       return { success: true as const, message: 'Sesión cerrada en todos los dispositivos' };
     },
 
-    async changePassword(userId: number, input: ChangePasswordInput, ip: string) {
+    async changePassword(userId: number, orgId: number | null, input: ChangePasswordInput, ip: string) {
       const row = await findById(userId);
       if (!row) throw new AppError(401, INVALID_SESSION);
       if (await throttle.isBlocked(row.email, ip)) throw new AppError(429, TOO_MANY_LOGINS);
@@ -156,7 +244,7 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
         .where(eq(users.id, userId))
         .returning();
       if (!updated) throw new AppError(401, INVALID_SESSION);
-      return session(updated);
+      return session(updated, orgId);
     },
   };
 }

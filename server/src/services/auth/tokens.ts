@@ -10,6 +10,9 @@ export interface SessionClaims {
   email: string;
   /** The user's token_version when issued; a later logout or password change moves it on. */
   version: number;
+  /** The organisation this session acts in, and the membership's version when issued. */
+  org?: number | null;
+  memberVersion?: number;
 }
 
 /** What a valid token says, plus when it stops being valid by itself. */
@@ -26,7 +29,7 @@ export function createTokenService(appSecret: string) {
   const key = signingKey(appSecret);
   return {
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ email: claims.email, ver: claims.version })
+      return new SignJWT({ email: claims.email, ver: claims.version, org: claims.org ?? null, mver: claims.memberVersion ?? 0 })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(claims.userId))
         .setIssuer(ISSUER)
@@ -49,7 +52,12 @@ export function createTokenService(appSecret: string) {
         if (!Number.isInteger(version) || version < 0) return null;
         // Every token we issue carries an expiry; one without it is not ours.
         if (typeof payload.exp !== 'number') return null;
-        return { userId, email: String(payload.email ?? ''), version, expiresAt: new Date(payload.exp * 1000) };
+        // Tokens from before organisations carry none: they act in the user's default one.
+        const org = payload.org == null ? null : Number(payload.org);
+        if (org !== null && (!Number.isInteger(org) || org <= 0)) return null;
+        const memberVersion = payload.mver === undefined ? 0 : Number(payload.mver);
+        if (!Number.isInteger(memberVersion) || memberVersion < 0) return null;
+        return { userId, email: String(payload.email ?? ''), version, org, memberVersion, expiresAt: new Date(payload.exp * 1000) };
       } catch {
         return null;
       }

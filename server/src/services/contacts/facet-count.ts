@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { isCustomFieldFilterActive, type ContactFilter } from '@masivo/contract/contact-filter';
 import { likePattern } from './search-text';
 import { tagClauses } from './tag-clauses';
+import { intArray } from '../../db/sql';
 
 /**
  * Tag and field conditions as "filter keys" (0002_kommo.sql): 't' || tag, 'f' || field,
@@ -65,11 +66,6 @@ export function facetKeyGroups(filter: ContactFilter): KeyGroup[] {
     }
   }
   return groups;
-}
-
-/** Ids travel as one array literal: a group may resolve to thousands of values. */
-function intArray(ids: number[]): SQL {
-  return sql`${`{${ids.join(',')}}`}::int[]`;
 }
 
 /**

@@ -1,0 +1,81 @@
+import { can, ROLES, type Permission, type Role } from '@masivo/contract/organizations';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers/app';
+
+/**
+ * The authorisation matrix, generated from the server's own route table: every private route
+ * × {anonymous, each role, an ended session}. A route the role may not use answers 403 before
+ * anything is looked up; one it may use never answers 401 or 403. Paths carry ids that exist
+ * nowhere, so an allowed call changes nothing (404, or 400 for a body refused first). A route
+ * added later joins the matrix by itself; the server refuses to start if it declares no
+ * permission (checked below too).
+ */
+let t: TestApp;
+type User = Awaited<ReturnType<TestApp['signUp']>>;
+const members = {} as Record<Role, User>;
+let ended: User;
+
+/**
+ * Routes open to more roles than may complete them, checked again in the handler: an Editor's
+ * start waits for another member's approval; anyone may leave, only managers remove others.
+ */
+const HANDLER_CHECKED: Record<string, Permission> = {
+  'POST /api/campaigns/:id/start': 'campaigns.send',
+  'DELETE /api/organization/members/:userId': 'organization.manage',
+};
+
+/** Routes whose success would end the caller's own session: checked for refusal only. */
+const SESSION_ENDING = new Set(['POST /api/auth/logout', 'POST /api/auth/logout-all', 'POST /api/auth/password']);
+
+beforeAll(async () => {
+  t = await createTestApp({ KOMMO_BASE_URL: 'http://127.0.0.1:9/{subdomain}', WHATSAPP_GRAPH_URL: 'http://127.0.0.1:9' });
+  members.owner = await t.signUp();
+  for (const role of ROLES) if (role !== 'owner') members[role] = await t.addMember(members.owner.userId, role);
+  ended = await t.addMember(members.owner.userId, 'admin');
+  await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: ended.headers });
+});
+afterAll(() => t?.close());
+
+const pathOf = (url: string) => url.replace(/:[A-Za-z]+/g, (p) => (p === ':fieldName' ? 'campo' : '2000000000'));
+const call = (route: { method: string; url: string }, headers?: { authorization: string }) =>
+  t.app.inject({ method: route.method as 'GET', url: pathOf(route.url), headers, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+
+describe('authorisation matrix', () => {
+  it('knows every private route, each with a permission', () => {
+    expect(t.app.routePermissions.length).toBeGreaterThan(80);
+    for (const r of t.app.routePermissions) expect(r.permission, `${r.method} ${r.url}`).toBeTruthy();
+  });
+
+  it('anonymous and ended sessions get 401 on every private route', async () => {
+    for (const route of t.app.routePermissions) {
+      expect((await call(route)).statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect((await call(route, ended.headers)).statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  for (const role of ROLES) {
+    it(`${role}: 403 exactly where the role lacks the permission`, async () => {
+      const wrong: string[] = [];
+      for (const route of t.app.routePermissions) {
+        const key = `${route.method} ${route.url}`;
+        const allowed = route.permission === 'member' || can(role, route.permission as Permission);
+        if (allowed && SESSION_ENDING.has(key)) continue;
+        const res = await call(route, members[role].headers);
+        const refused = res.statusCode === 403;
+        const expectRefused = !allowed || (key in HANDLER_CHECKED && !can(role, HANDLER_CHECKED[key]!));
+        if (refused !== expectRefused || res.statusCode === 401) wrong.push(`${key} → ${res.statusCode}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
+});
+
+describe('a route without a permission', () => {
+  it('stops the server from starting', async () => {
+    const { buildApp } = await import('../src/app');
+    const app = await buildApp(t.ctx);
+    app.get('/api/sin-permiso', async () => ({}));
+    await expect(app.ready()).rejects.toThrow('Rutas sin permiso declarado: GET /api/sin-permiso');
+    await app.close().catch(() => {});
+  });
+});
