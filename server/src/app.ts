@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { AppContext } from './context';
 import type { Permission } from '@masivo/contract/organizations';
 import { registerAuthentication } from './plugins/authenticate';
+import { registerPhoneMasking } from './plugins/mask-phones';
+import { registerScopes } from './plugins/scope';
 import { actorOf } from './routes/request-actor';
 import { recordActivity } from './services/activity/activity-log';
 import { registerErrorHandling } from './plugins/errors';
@@ -67,6 +69,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       reason: `Rol sin permiso (${permission})`,
     }).catch((err: unknown) => request.log.warn({ err }, 'activity log: denied entry not stored'));
   });
+  registerScopes(app);
+  registerPhoneMasking(app);
   await registerRoutes(app);
   await registerWebApp(app, opts.serveWeb ? undefined : null);
   return app;

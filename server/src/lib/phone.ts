@@ -1,4 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { maskPhone } from '@masivo/contract/organizations';
 import { isBsuid } from './bsuid';
 
 /**
@@ -58,4 +59,16 @@ export function countryCode(value: string | null | undefined): CountryCode | und
  */
 export function accountCountry(a: { defaultCountry?: string | null; country?: string | null }): CountryCode | undefined {
   return countryCode(a.defaultCountry ?? a.country);
+}
+
+/**
+ * What a Lector sees of a customer's phone: `+5491112345678` → `+54 9 11 •••• 5678`. Formatted
+ * first, so the country and area read as people write them; anything that does not parse as a
+ * phone (a BSUID, free text) is hidden whole but for its last four characters.
+ */
+export function maskedPhone(value: string): string {
+  const parsed = isBsuid(value) ? undefined : parsePhoneNumberFromString(value.startsWith('+') ? value : ensurePlus(value));
+  if (parsed?.isValid()) return maskPhone(parsed.formatInternational());
+  const text = value.trim();
+  return text.length > 4 ? `•••• ${text.slice(-4)}` : '••••';
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { can, EMPTY_SCOPE, type Permission, type Role, type Scope } from '@masivo/contract/organizations';
 import { AppError, forbidden } from '../lib/errors';
 import type { AuthService, Session } from '../services/auth/auth-service';
@@ -20,7 +20,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** Every private /api route with the permission it declared: the authorisation matrix reads it. */
-    routePermissions: { method: string; url: string; permission: Permission }[];
+    routePermissions: { method: string; url: string; permission: Permission; scope?: FastifyContextConfig['scope'] }[];
   }
   interface FastifyContextConfig {
     public?: boolean;
@@ -58,11 +58,11 @@ export function registerAuthentication(
   app.decorate('routePermissions', table);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
-    const config = (route.config ?? {}) as { public?: boolean; permission?: Permission };
+    const config = (route.config ?? {}) as FastifyContextConfig;
     if (config.public) return;
     const methods = [route.method].flat().filter((m) => m !== 'HEAD');
     if (!config.permission) undeclared.push(`${methods.join(',')} ${route.url}`);
-    else for (const method of methods) table.push({ method, url: route.url, permission: config.permission });
+    else for (const method of methods) table.push({ method, url: route.url, permission: config.permission, scope: config.scope });
   });
   app.addHook('onReady', async () => {
     if (undeclared.length) throw new Error(`Rutas sin permiso declarado: ${undeclared.join(', ')}`);

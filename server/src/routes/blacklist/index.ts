@@ -18,31 +18,31 @@ export default async function blacklistRoutes(fastify: FastifyInstance) {
   const service = createBlacklistService(app.ctx.db);
   const tags = ['blacklist'];
 
-  app.get('/:accountId', { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, response: { 200: z.array(blacklistEntrySchema) } } }, (req) =>
+  app.get('/:accountId', { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, response: { 200: z.array(blacklistEntrySchema) } } }, (req) =>
     service.list(req.orgId, req.params.accountId),
   );
 
   app.post(
     '/:accountId',
-    { config: { permission: 'blacklist.add' }, schema: { tags, params: accountParamsSchema, body: addBlacklistSchema, response: { 201: blacklistEntrySchema } } },
+    { config: { permission: 'blacklist.add', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, body: addBlacklistSchema, response: { 201: blacklistEntrySchema } } },
     async (req, reply) => reply.code(201).send(await service.add(req.orgId, req.params.accountId, req.body)),
   );
 
   app.get(
     '/:accountId/search',
-    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, querystring: blacklistSearchQuerySchema, response: { 200: z.array(blacklistEntrySchema) } } },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, querystring: blacklistSearchQuerySchema, response: { 200: z.array(blacklistEntrySchema) } } },
     (req) => service.search(req.orgId, req.params.accountId, req.query.query),
   );
 
   app.get(
     '/:accountId/check',
-    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, querystring: blacklistCheckQuerySchema, response: { 200: blacklistCheckResponseSchema } } },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, querystring: blacklistCheckQuerySchema, response: { 200: blacklistCheckResponseSchema } } },
     (req) => service.check(req.orgId, req.params.accountId, req.query.phone),
   );
 
   app.delete(
     '/:accountId/:blacklistId',
-    { config: { permission: 'blacklist.remove' }, schema: { tags, params: z.object({ accountId: idSchema, blacklistId: idSchema }), response: { 200: okSchema } } },
+    { config: { permission: 'blacklist.remove', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: z.object({ accountId: idSchema, blacklistId: idSchema }), response: { 200: okSchema } } },
     async (req) => {
       await service.remove(req.orgId, req.params.accountId, req.params.blacklistId);
       return { success: true as const, message: 'Número removido de blacklist exitosamente' };

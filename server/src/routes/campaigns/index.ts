@@ -34,52 +34,52 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   await app.register(campaignStatsRoutes);
   await app.register(campaignResultsRoutes);
 
-  app.get('/', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
+  app.get('/', { config: { permission: 'campaigns.view', scope: { list: { field: 'whatsapp_account_id', kind: 'whatsapp' } } }, schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
     listCampaigns(ctx.db, request.orgId),
   );
 
-  app.post('/', { config: { permission: 'campaigns.edit' }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
+  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
     reply.code(201).send(await createCampaign(ctx, request.orgId, request.body)),
   );
 
-  app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+  app.get('/:id', { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     getCampaign(ctx.db, request.orgId, request.params.id),
   );
 
   app.put(
     '/:id',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' }, body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
     (request) => updateCampaign(ctx, request.orgId, request.params.id, request.body),
   );
 
-  app.delete('/:id', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
+  app.delete('/:id', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
     await deleteCampaign(ctx, request.orgId, request.params.id);
     return { success: true as const, message: 'Campaña eliminada exitosamente' };
   });
 
-  app.post('/:id/start', { config: { permission: 'campaigns.start' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) => {
+  app.post('/:id/start', { config: { permission: 'campaigns.start', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) => {
     // An Editor may only ask for a start, which another member approves.
     if (!can(request.role, 'campaigns.send')) throw forbidden(request.role);
     return startCampaign(ctx, request.orgId, request.params.id);
   });
 
-  app.post('/:id/pause', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+  app.post('/:id/pause', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     pauseCampaign(ctx, request.orgId, request.params.id),
   );
 
-  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
+  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     retryFailed(ctx, request.orgId, request.params.id),
   );
 
   app.post(
     '/:id/retry-unknown',
-    { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
+    { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
     (request) => retryUnknown(ctx, request.orgId, request.params.id),
   );
 
   app.get(
     '/:id/messages',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
     (request) => listMessages(ctx.db, request.orgId, request.params.id, request.query),
   );
 }

@@ -20,13 +20,13 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
 
-  app.post('/preflight', { config: { permission: 'campaigns.edit' }, schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
+  app.post('/preflight', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
     preflightForPayload(ctx.db, request.orgId, request.body),
   );
 
   app.get(
     '/:id/preflight',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignPreflightQuerySchema, response: { 200: preflightSchema } } },
     (request) => preflightForCampaign(ctx.db, request.orgId, request.params.id, { startNow: request.query.start === 'now' }),
   );
 
@@ -47,13 +47,13 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/preflight/excluded',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, querystring: excludedQuerySchema } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: excludedQuerySchema } },
     async (request, reply) => sendExcluded(reply, await excludedSourceForCampaign(ctx.db, request.orgId, request.params.id), request.query),
   );
 
   app.post(
     '/preflight/excluded',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
+    { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
     async (request, reply) => sendExcluded(reply, await excludedSourceForPayload(ctx.db, request.orgId, request.body), request.query),
   );
 }

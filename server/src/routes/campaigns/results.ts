@@ -21,7 +21,7 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/results.csv',
-    { config: { permission: 'contacts.export' }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
+    { config: { permission: 'contacts.export', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
     async (request, reply) => {
       // Everything that can refuse (missing campaign, bad group) runs before the first byte.
       const { campaign, where } = await resultsExportPlan(ctx.db, request.orgId, request.params.id, request.query);
@@ -36,13 +36,13 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/follow-up/count',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: followUpCountQuerySchema, response: { 200: followUpCountSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: followUpCountQuerySchema, response: { 200: followUpCountSchema } } },
     (request) => countFollowUp(ctx.db, request.orgId, request.params.id, request.query),
   );
 
   app.post(
     '/:id/follow-up',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, body: createFollowUpSchema, response: { 201: campaignSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, body: createFollowUpSchema, response: { 201: campaignSchema } } },
     async (request, reply) => reply.code(201).send(await createFollowUp(ctx, request.orgId, request.params.id, request.body)),
   );
 }

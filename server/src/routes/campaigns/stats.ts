@@ -13,7 +13,7 @@ export default async function campaignStatsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/stats',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
     (request) => campaignStats(ctx.db, request.orgId, request.params.id, request.query),
   );
 }

@@ -23,6 +23,7 @@ import {
 } from '@masivo/contract/contacts';
 import { createContactsService } from '../../services/contacts/contacts-service';
 import type { ScreenCount } from '../../services/contacts/count-cache';
+import { badRequest } from '../../lib/errors';
 import { exportContactsCsv } from '../../services/contacts/contact-export';
 
 type FilterQuery = z.output<typeof contactFilterQuerySchema>;
@@ -43,25 +44,32 @@ export default async function contactRoutes(fastify: FastifyInstance) {
   const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres' });
   const tags = ['contacts'];
 
-  app.get('/', { config: { permission: 'contacts.view' }, schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) =>
-    contacts.list(req.orgId, req.query.account_id, req.query),
-  );
+  app.get('/', { config: { permission: 'contacts.view', scope: { query: { account_id: 'kommo' } } }, schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) => {
+    // Every account's contacts at once is what a scoped member may not see: they name one account,
+    // or get the only one they have.
+    const visible = req.visible;
+    if (visible && !req.query.account_id) {
+      if (visible.kommo.size !== 1) throw badRequest('Elige una cuenta Kommo');
+      return contacts.list(req.orgId, [...visible.kommo][0], req.query);
+    }
+    return contacts.list(req.orgId, req.query.account_id, req.query);
+  });
 
   app.get(
     '/recipient-count',
-    { config: { permission: 'contacts.view' }, schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
+    { config: { permission: 'contacts.view', scope: { query: { account_id: 'kommo' } } }, schema: { tags, querystring: recipientCountQuerySchema, response: { 200: countResponseSchema } } },
     async (req) => screenCount(await contacts.recipientCount(req.orgId, req.query.account_id, filterOf(req.query))),
   );
 
   app.post(
     '/custom-fields',
-    { config: { permission: 'contacts.view' }, schema: { tags, body: customFieldsBodySchema, response: { 200: z.array(customFieldInfoSchema) } } },
+    { config: { permission: 'contacts.view', scope: { body: { account_id: 'kommo' } } }, schema: { tags, body: customFieldsBodySchema, response: { 200: z.array(customFieldInfoSchema) } } },
     (req) => contacts.customFields(req.orgId, req.body.accountId),
   );
 
   app.get(
     '/:accountId/filtered',
-    { config: { permission: 'contacts.view' },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } },
       schema: { tags, params: accountParamsSchema, querystring: filteredContactsQuerySchema, response: { 200: filteredContactsResponseSchema } },
     },
     (req) => contacts.filtered(req.orgId, req.params.accountId, filterOf(req.query), req.query),
@@ -69,7 +77,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:accountId/advanced-filtered',
-    { config: { permission: 'contacts.view' },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } },
       schema: {
         tags,
         params: accountParamsSchema,
@@ -87,23 +95,23 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:accountId/count',
-    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, querystring: contactFilterQuerySchema, response: { 200: countResponseSchema } } },
     async (req) => screenCount(await contacts.count(req.orgId, req.params.accountId, filterOf(req.query))),
   );
 
-  app.get('/:accountId/tags', { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>
+  app.get('/:accountId/tags', { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, response: { 200: tagsResponseSchema } } }, (req) =>
     contacts.tags(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/:accountId/filter-options',
-    { config: { permission: 'contacts.view' }, schema: { tags, params: accountParamsSchema, response: { 200: filterOptionsResponseSchema } } },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, response: { 200: filterOptionsResponseSchema } } },
     (req) => contacts.filterOptions(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/:accountId/custom-fields/:fieldName/values',
-    { config: { permission: 'contacts.view' }, schema: { tags, params: fieldParamsSchema, querystring: fieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } } },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: fieldParamsSchema, querystring: fieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } } },
     async (req) => ({
       field: req.params.fieldName,
       values: await contacts.fieldValues(req.orgId, req.params.accountId, req.params.fieldName, req.query),
@@ -112,7 +120,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:accountId/custom-fields/:fieldName/values/filtered',
-    { config: { permission: 'contacts.view' },
+    { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } },
       schema: { tags, params: fieldParamsSchema, querystring: filteredFieldValuesQuerySchema, response: { 200: fieldValuesResponseSchema } },
     },
     async (req) => {
@@ -133,7 +141,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/:accountId/export',
-    { config: { permission: 'contacts.export' }, schema: { tags, params: accountParamsSchema, body: exportBodySchema.optional() } },
+    { config: { permission: 'contacts.export', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, body: exportBodySchema.optional() } },
     async (req, reply) => {
       const account = await contacts.ownedAccount(req.orgId, req.params.accountId);
       const body = exportBodySchema.parse(req.body ?? {});

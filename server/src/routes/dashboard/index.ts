@@ -13,10 +13,16 @@ export default async function dashboardRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/activity',
-    { config: { permission: 'campaigns.view' }, schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
-    (request) => dashboardActivity(ctx.db, request.orgId, request.query),
+    { config: { permission: 'campaigns.view', scope: {} }, schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
+    async (request) => {
+      const activity = await dashboardActivity(ctx.db, request.orgId, request.query);
+      const visible = request.visible;
+      return visible ? { ...activity, numbers: activity.numbers.filter((n) => n.whatsapp_account_id != null && visible.whatsapp.has(n.whatsapp_account_id)) } : activity;
+    },
   );
 
   /** "Mensajes Pendientes": the spec's remaining messages of sending campaigns plus the deferred ones waiting for their retry. */
-  app.get('/pending', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: dashboardPendingSchema } } }, (request) => dashboardPending(ctx.db, request.orgId));
+  app.get('/pending', { config: { permission: 'campaigns.view', scope: {} }, schema: { tags, response: { 200: dashboardPendingSchema } } }, (request) =>
+    dashboardPending(ctx.db, request.orgId, request.visible ? [...request.visible.whatsapp] : null),
+  );
 }

@@ -21,11 +21,11 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   const accounts = createKommoAccountsService(app.ctx);
   const tags = ['kommo'];
 
-  app.get('/accounts', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
+  app.get('/accounts', { config: { permission: 'campaigns.view', scope: { list: { field: 'id', kind: 'kommo' } } }, schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
     accounts.list(req.orgId),
   );
 
-  app.get('/accounts/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: kommoAccountSchema } } }, (req) =>
+  app.get('/accounts/:id', { config: { permission: 'campaigns.view', scope: { params: { id: 'kommo' } } }, schema: { tags, params: idParamsSchema, response: { 200: kommoAccountSchema } } }, (req) =>
     accounts.get(req.orgId, req.params.id),
   );
 
@@ -54,7 +54,7 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/sync-contacts',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, body: syncContactsRequestSchema, response: { 202: syncStartedSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { body: { account_id: 'kommo' } } }, schema: { tags, body: syncContactsRequestSchema, response: { 202: syncStartedSchema } } },
     async (req, reply) => {
       const account = await accounts.startSync(req.orgId, req.body.account_id, req.body.full);
       return reply.code(202).send({ success: true as const, message: 'Sincronización iniciada', account });
@@ -63,7 +63,7 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/accounts/:id/cancel-sync',
-    { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, response: { 200: syncCancelledSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'kommo' } } }, schema: { tags, params: idParamsSchema, response: { 200: syncCancelledSchema } } },
     async (req) => {
       const account = await accounts.cancelSync(req.orgId, req.params.id);
       return { success: true as const, message: 'Sincronización cancelada', account };
@@ -72,7 +72,7 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/accounts/:id/sync-status',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: syncStatusSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'kommo' } } }, schema: { tags, params: idParamsSchema, response: { 200: syncStatusSchema } } },
     (req) => accounts.syncStatus(req.orgId, req.params.id),
   );
 }

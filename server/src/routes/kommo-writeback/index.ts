@@ -17,25 +17,25 @@ export default async function kommoWritebackRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/kommo/accounts/:id/writeback',
-    { config: { permission: 'campaigns.view' }, schema: { tags: ['kommo'], params: idParamsSchema, response: { 200: writebackSettingsViewSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'kommo' } } }, schema: { tags: ['kommo'], params: idParamsSchema, response: { 200: writebackSettingsViewSchema } } },
     (req) => writeback.settings(req.orgId, req.params.id),
   );
 
   app.put(
     '/kommo/accounts/:id/writeback',
-    { config: { permission: 'connections.manage' }, schema: { tags: ['kommo'], params: idParamsSchema, body: writebackSettingsSchema, response: { 200: writebackSettingsViewSchema } } },
+    { config: { permission: 'connections.manage', scope: { params: { id: 'kommo' } } }, schema: { tags: ['kommo'], params: idParamsSchema, body: writebackSettingsSchema, response: { 200: writebackSettingsViewSchema } } },
     (req) => writeback.updateSettings(req.orgId, req.params.id, req.body),
   );
 
   app.get(
     '/kommo/accounts/:id/pipelines',
-    { config: { permission: 'campaigns.view' }, schema: { tags: ['kommo'], params: idParamsSchema, response: { 200: z.array(kommoPipelineSchema) } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'kommo' } } }, schema: { tags: ['kommo'], params: idParamsSchema, response: { 200: z.array(kommoPipelineSchema) } } },
     (req) => writeback.pipelines(req.orgId, req.params.id),
   );
 
   app.get(
     '/campaigns/:id/kommo-writeback',
-    { config: { permission: 'campaigns.view' }, schema: { tags: ['campaigns'], params: idParamsSchema, response: { 200: campaignWritebackSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags: ['campaigns'], params: idParamsSchema, response: { 200: campaignWritebackSchema } } },
     (req) => writeback.progress(req.orgId, req.params.id),
   );
 }

@@ -30,15 +30,15 @@ export default async function templateRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createTemplateService(app.ctx);
 
-  app.post('/sync', { config: { permission: 'templates.manage' }, schema: { tags, body: syncTemplatesSchema, response: { 200: syncResultSchema } } }, (req) =>
+  app.post('/sync', { config: { permission: 'templates.manage', scope: { body: { whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: syncTemplatesSchema, response: { 200: syncResultSchema } } }, (req) =>
     service.sync(req.orgId, req.body.whatsapp_account_id),
   );
 
-  app.post('/sync-all', { config: { permission: 'templates.manage' }, schema: { tags, response: { 200: syncAllResultSchema } } }, (req) => service.syncAll(req.orgId));
+  app.post('/sync-all', { config: { permission: 'templates.manage', scope: {} }, schema: { tags, response: { 200: syncAllResultSchema } } }, (req) => service.syncAll(req.orgId, req.visible ? [...req.visible.whatsapp] : null));
 
   app.post(
     '/create',
-    { config: { permission: 'templates.manage' }, schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
+    { config: { permission: 'templates.manage', scope: { body: { whatsapp_account_id: 'whatsapp', kommo_account_id: 'kommo' } } }, schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
     async (req, reply) => reply.code(201).send(await service.create(req.orgId, req.body)),
   );
 
@@ -50,7 +50,7 @@ export default async function templateRoutes(fastify: FastifyInstance) {
     raw.post(
       '/media-sample',
       {
-        config: { permission: 'templates.manage' },
+        config: { permission: 'templates.manage', scope: { query: { whatsapp_account_id: 'whatsapp' } } },
         bodyLimit: MEDIA_SAMPLE_MAX_BYTES,
         schema: { tags, querystring: mediaSampleQuerySchema, response: { 200: mediaSampleResponseSchema } },
       },
@@ -58,35 +58,35 @@ export default async function templateRoutes(fastify: FastifyInstance) {
     );
   });
 
-  app.get('/account/:accountId', { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(templateSchema) } } }, (req) =>
+  app.get('/account/:accountId', { config: { permission: 'campaigns.view', scope: { params: { accountId: 'whatsapp' } } }, schema: { tags, params: accountParams, response: { 200: z.array(templateSchema) } } }, (req) =>
     service.listByAccount(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/account/:accountId/status',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: templateStatusSummarySchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { accountId: 'whatsapp' } } }, schema: { tags, params: accountParams, response: { 200: templateStatusSummarySchema } } },
     (req) => service.statusSummary(req.orgId, req.params.accountId),
   );
 
   app.get(
     '/kommo/:accountId/custom-fields',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(kommoCustomFieldSchema) } } },
+    { config: { permission: 'campaigns.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParams, response: { 200: z.array(kommoCustomFieldSchema) } } },
     (req) => service.kommoCustomFields(req.orgId, req.params.accountId),
   );
 
-  app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: templateSchema } } }, (req) =>
+  app.get('/:id', { config: { permission: 'campaigns.view', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: templateSchema } } }, (req) =>
     service.get(req.orgId, req.params.id),
   );
 
-  app.get('/:id/variables', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: variableSlots } } }, (req) =>
+  app.get('/:id/variables', { config: { permission: 'campaigns.view', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: variableSlots } } }, (req) =>
     service.variables(req.orgId, req.params.id),
   );
 
-  app.post('/:id/submit', { config: { permission: 'templates.manage' }, schema: { tags, params: idParamsSchema, response: { 200: createTemplateResponseSchema } } }, (req) =>
+  app.post('/:id/submit', { config: { permission: 'templates.manage', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: createTemplateResponseSchema } } }, (req) =>
     service.submit(req.orgId, req.params.id),
   );
 
-  app.delete('/:id', { config: { permission: 'templates.manage' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
+  app.delete('/:id', { config: { permission: 'templates.manage', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>
     service.remove(req.orgId, req.params.id),
   );
 }

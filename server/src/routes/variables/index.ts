@@ -24,19 +24,19 @@ export default async function variableRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/template/:templateId',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, response: { 200: templateVariablesResponseSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { templateId: 'template' } } }, schema: { tags, params: templateParams, response: { 200: templateVariablesResponseSchema } } },
     (req) => service.forTemplate(req.orgId, req.params.templateId),
   );
 
   app.get(
     '/template/:templateId/mappings',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, response: { 200: z.array(variableMappingSchema) } } },
+    { config: { permission: 'campaigns.view', scope: { params: { templateId: 'template' } } }, schema: { tags, params: templateParams, response: { 200: z.array(variableMappingSchema) } } },
     (req) => service.getMappings(req.orgId, req.params.templateId),
   );
 
   app.post(
     '/template/:templateId/mappings',
-    { config: { permission: 'templates.manage' },
+    { config: { permission: 'templates.manage', scope: { params: { templateId: 'template' } } },
       schema: {
         tags,
         params: templateParams,
@@ -49,18 +49,18 @@ export default async function variableRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/template/:templateId/preview',
-    { config: { permission: 'campaigns.view' }, schema: { tags, params: templateParams, body: previewSchema, response: { 200: previewResponseSchema } } },
+    { config: { permission: 'campaigns.view', scope: { params: { templateId: 'template' } } }, schema: { tags, params: templateParams, body: previewSchema, response: { 200: previewResponseSchema } } },
     (req) => service.preview(req.orgId, req.params.templateId, req.body.sampleData),
   );
 
   app.post(
     '/template/:templateId/test',
-    { config: { permission: 'templates.manage' }, schema: { tags, params: templateParams, body: testMappingSchema, response: { 200: testMappingResponseSchema } } },
+    { config: { permission: 'templates.manage', scope: { params: { templateId: 'template' } } }, schema: { tags, params: templateParams, body: testMappingSchema, response: { 200: testMappingResponseSchema } } },
     (req) => service.test(req.orgId, req.params.templateId, req.body.contactId),
   );
 
   // Registered last: a static "/template/..." path wins over this parameter anyway.
-  app.get('/:accountId/available', { config: { permission: 'campaigns.view' }, schema: { tags, params: accountParams, response: { 200: z.array(availableVariableSchema) } } }, (req) =>
+  app.get('/:accountId/available', { config: { permission: 'campaigns.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParams, response: { 200: z.array(availableVariableSchema) } } }, (req) =>
     service.available(req.orgId, req.params.accountId),
   );
 }

@@ -54,12 +54,11 @@ export function createTemplateService(ctx: AppContext) {
     },
 
     /** Every account of the user, one after the other; a failing account does not stop the rest. */
-    async syncAll(userId: number): Promise<SyncAllResult> {
-      const rows = await db
-        .select()
-        .from(whatsappAccounts)
-        .where(eq(whatsappAccounts.userId, userId))
-        .orderBy(asc(whatsappAccounts.id));
+    /** Every number of the organisation, or only `numbers` (a scoped member's). */
+    async syncAll(userId: number, numbers: readonly number[] | null = null): Promise<SyncAllResult> {
+      const rows = (
+        await db.select().from(whatsappAccounts).where(eq(whatsappAccounts.userId, userId)).orderBy(asc(whatsappAccounts.id))
+      ).filter((a) => !numbers || numbers.includes(a.id));
       if (!rows.length) throw badRequest('No hay cuentas de WhatsApp disponibles');
       const results: SyncAllResult['results'] = [];
       for (const account of rows) {

@@ -1,11 +1,13 @@
 import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2 } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { Link, useLocation } from 'react-router';
+import { ROLE_LABEL } from '@masivo/contract/organizations';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { cn } from '@/components/ui/cn';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '../../features/auth/auth-context';
+import { useMember } from '@/lib/use-member';
 
 export const NAV_ITEMS = [
   { label: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
@@ -66,6 +68,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           </p>
           <p className="truncate text-xs text-gray-500">{user?.email}</p>
         </div>
+        <OrganizationSwitcher />
         <button
           type="button"
           onClick={logout}
@@ -78,6 +81,57 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         <p className="mt-3 text-center text-xs text-gray-500">v1.0.0 - Sistema de Mensajes Masivos</p>
       </div>
     </>
+  );
+}
+
+/**
+ * The organisation this session acts in and the member's role there; a member of several
+ * switches here (a new session; every screen reloads with the other organisation's data).
+ */
+function OrganizationSwitcher() {
+  const { me } = useMember();
+  const { switchOrganization } = useAuth();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  if (!me?.organization) return null;
+  const role = me.role ? ROLE_LABEL[me.role] : '';
+  const change = async (id: number) => {
+    setPending(true);
+    try {
+      await switchOrganization(id);
+      navigate('/dashboard');
+    } catch (err) {
+      toast.error(errorMessage(err, 'No se pudo cambiar de organización'));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <div className="mb-3 rounded-md bg-gray-50 px-3 py-2" data-testid="sidebar-organization">
+      {me.organizations.length > 1 ? (
+        <>
+          <label htmlFor="organization-switcher" className="block text-xs font-medium text-gray-500">
+            Organización
+          </label>
+          <select
+            id="organization-switcher"
+            value={me.organization.id}
+            disabled={pending}
+            onChange={(e) => void change(Number(e.target.value))}
+            className="mt-1 w-full rounded-md border border-gray-300 bg-white px-2 py-1 text-sm text-gray-900 max-lg:min-h-11"
+          >
+            {me.organizations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : (
+        <p className="truncate text-sm font-medium text-gray-900">{me.organization.name}</p>
+      )}
+      <p className="mt-1 text-xs text-gray-500">{role}</p>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { ApiError, onUnauthorized } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { sessionStore } from '@/lib/session-storage';
+import { MEMBER_QUERY_KEY } from '@/lib/use-member';
 import { authApi } from './api/auth-api';
 
 interface AuthState {
@@ -13,6 +14,8 @@ interface AuthState {
   logout(): Promise<void>;
   /** Signs out on every device. Rejects (and stays signed in here) when the server did not confirm. */
   logoutEverywhere(): Promise<void>;
+  /** Acts in another of the user's organisations: a new session, and every cached answer dropped. */
+  switchOrganization(id: number): Promise<void>;
 }
 
 /** How long "Cerrar Sesión" waits for the server before signing out locally anyway. */
@@ -84,9 +87,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     signOutHere();
   }, [signOutHere]);
 
+  const switchOrganization = useCallback(async (id: number) => {
+    const { token, me } = await authApi.switchOrganization(id);
+    sessionStore.save(token, me.user);
+    // Everything cached belonged to the other organisation.
+    queryClient.clear();
+    queryClient.setQueryData(MEMBER_QUERY_KEY, me);
+    setUser(me.user);
+  }, []);
+
   const value = useMemo(
-    () => ({ user, isLoading, login, register, logout, logoutEverywhere }),
-    [user, isLoading, login, register, logout, logoutEverywhere],
+    () => ({ user, isLoading, login, register, logout, logoutEverywhere, switchOrganization }),
+    [user, isLoading, login, register, logout, logoutEverywhere, switchOrganization],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -12,6 +12,7 @@ import { useBlacklist } from '../api/get-blacklist';
 import { useKommoAccounts } from '@/api/kommo-accounts';
 import { AddNumberModal } from './add-number-modal';
 import { BlacklistTable } from './blacklist-table';
+import { Can } from '@/lib/use-member';
 
 export function BlacklistPage() {
   const accounts = useKommoAccounts();
@@ -27,10 +28,12 @@ export function BlacklistPage() {
         title="Blacklist"
         description="Números que nunca reciben mensajes de campañas de esta cuenta"
         actions={
-          <Button onClick={() => setAdding(true)} disabled={!accountId}>
-            <Plus className="h-4 w-4" />
-            Agregar Número
-          </Button>
+          <Can permission="blacklist.add">
+            <Button onClick={() => setAdding(true)} disabled={!accountId}>
+              <Plus className="h-4 w-4" />
+              Agregar Número
+            </Button>
+          </Can>
         }
       />
       <Card className="flex flex-wrap items-end gap-4 p-4">

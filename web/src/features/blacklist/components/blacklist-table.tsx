@@ -8,6 +8,7 @@ import { useRemoveFromBlacklist } from '../api/blacklist-mutations';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+import { useMember } from '@/lib/use-member';
 
 /** Where the entry came from (typed, a BAJA, a «Baja» button, a stop in WhatsApp), with the BSUID of a username user. */
 const originLabel = (e: BlacklistEntry) =>
@@ -23,8 +24,10 @@ export function BlacklistTable({ accountId, entries }: { accountId: number; entr
     });
   };
   const phone = useIsPhone();
+  const { can } = useMember();
   if (entries.length === 0) return <EmptyState icon={<Ban className="h-12 w-12" />} title="No hay números en la blacklist" />;
-  const removeButton = (e: BlacklistEntry) => (
+  const removeButton = (e: BlacklistEntry) =>
+    can('blacklist.remove') && (
     <button
       type="button"
       onClick={() => onRemove(e)}

@@ -18,6 +18,7 @@ import { CampaignLimitNote } from '@/components/campaign-limit-note';
 import { FrequencyCapCard } from './frequency-cap-card';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { StartCampaignDialog } from './start-campaign-dialog';
+import { Can } from '@/lib/use-member';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -26,10 +27,12 @@ export function CampaignsPage() {
       <PageHeader
         title="Campañas"
         actions={
-          <Link to="/campaigns/new" className="inline-flex items-center gap-2 rounded-md max-sm:min-h-11 bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700">
-            <Plus className="h-4 w-4" />
-            Nueva Campaña
-          </Link>
+          <Can permission="campaigns.edit">
+            <Link to="/campaigns/new" className="inline-flex items-center gap-2 rounded-md max-sm:min-h-11 bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700">
+              <Plus className="h-4 w-4" />
+              Nueva Campaña
+            </Link>
+          </Can>
         }
       />
       <Card className="overflow-hidden">

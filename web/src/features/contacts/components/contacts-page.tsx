@@ -21,6 +21,7 @@ import { useKommoAccounts } from '@/api/kommo-accounts';
 import { ContactsTable } from './contacts-table';
 import { Pagination } from './pagination';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
+import { Can } from '@/lib/use-member';
 
 export function ContactsPage() {
   const accounts = useKommoAccounts();
@@ -71,13 +72,13 @@ export function ContactsPage() {
         description="Contactos sincronizados desde Kommo"
         actions={
           accountId && (
-            <>
+            <Can permission="contacts.export">
               <CsvFormatSelect value={csvFormat} onChange={setCsvFormat} className="py-2" />
               <Button variant="secondary" onClick={onExport} disabled={exporter.isPending || total === 0}>
                 <Download className="h-4 w-4" />
                 {exporter.isPending ? 'Exportando...' : 'Exportar CSV'}
               </Button>
-            </>
+            </Can>
           )
         }
       />

@@ -17,6 +17,7 @@ import { Badge } from '@/components/ui/badge';
 import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
 import { KommoWritebackSettings } from './kommo-writeback-settings';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
+import { Can } from '@/lib/use-member';
 
 export function KommoAccountCard({ account }: { account: KommoAccount }) {
   const navigate = useNavigate();
@@ -72,15 +73,17 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
         </div>
         <div className="flex items-center gap-2">
           {rechecking ? <Badge tone="blue">Revisando teléfonos</Badge> : <SyncStatusBadge status={s.sync_status} />}
-          <button
-            type="button"
-            onClick={onDelete}
-            disabled={remove.isPending}
-            aria-label={`Eliminar cuenta ${account.subdomain}`}
-            className="tap-target inline-flex items-center justify-center rounded p-1 text-gray-500 hover:bg-red-50 hover:text-red-600"
-          >
-            <Trash2 className="h-4 w-4" aria-hidden="true" />
-          </button>
+          <Can permission="connections.manage">
+            <button
+              type="button"
+              onClick={onDelete}
+              disabled={remove.isPending}
+              aria-label={`Eliminar cuenta ${account.subdomain}`}
+              className="tap-target inline-flex items-center justify-center rounded p-1 text-gray-500 hover:bg-red-50 hover:text-red-600"
+            >
+              <Trash2 className="h-4 w-4" aria-hidden="true" />
+            </button>
+          </Can>
         </div>
       </div>
 

@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useKommoAccounts } from '@/api/kommo-accounts';
 import { KommoAccountCard } from './kommo-account-card';
 import { NewKommoAccountModal } from './new-kommo-account-modal';
+import { Can } from '@/lib/use-member';
 
 export function KommoAccountsPage() {
   const accounts = useKommoAccounts({ pollWhileSyncing: true });
@@ -19,10 +20,12 @@ export function KommoAccountsPage() {
         title="Cuentas Kommo"
         description="Conecta tus cuentas de Kommo CRM y sincroniza sus contactos"
         actions={
-          <Button onClick={() => setCreating(true)}>
-            <Plus className="h-4 w-4" />
-            Nueva Cuenta
-          </Button>
+          <Can permission="connections.manage">
+            <Button onClick={() => setCreating(true)}>
+              <Plus className="h-4 w-4" />
+              Nueva Cuenta
+            </Button>
+          </Can>
         }
       />
       {accounts.isLoading && <Spinner className="py-12" />}

@@ -19,6 +19,7 @@ import { useIsPhone } from '@/components/ui/use-media-query';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { downloadRateCardCsv, uploadLineErrors, useRateCard, useResetRateCard, useUploadRateCard } from '../api/rate-card';
+import { Can } from '@/lib/use-member';
 
 const USD = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 4, maximumFractionDigits: 6 });
 
@@ -211,10 +212,12 @@ export function PricingPage() {
               <Download className="h-4 w-4" aria-hidden="true" />
               Descargar CSV
             </Button>
-            <Button onClick={() => fileInput.current?.click()} disabled={upload.isPending} aria-describedby={helpId}>
-              <Upload className="h-4 w-4" aria-hidden="true" />
-              {upload.isPending ? 'Subiendo...' : 'Subir CSV'}
-            </Button>
+            <Can permission="connections.manage">
+              <Button onClick={() => fileInput.current?.click()} disabled={upload.isPending} aria-describedby={helpId}>
+                <Upload className="h-4 w-4" aria-hidden="true" />
+                {upload.isPending ? 'Subiendo...' : 'Subir CSV'}
+              </Button>
+            </Can>
             <input
               ref={fileInput}
               type="file"

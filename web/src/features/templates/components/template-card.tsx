@@ -11,6 +11,7 @@ import { announceSubmission } from './submission-toast';
 import { CategoryBadge, StatusBadge } from './template-badges';
 import { TemplateComponents } from './template-components';
 import { isConfigurable } from './template-parts';
+import { Can } from '@/lib/use-member';
 
 export function TemplateCard({ template, onConfigure }: { template: Template; onConfigure: (template: Template) => void }) {
   const remove = useDeleteTemplate();
@@ -60,9 +61,11 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
               <Settings className="h-4 w-4" /> Configurar Variables
             </Button>
           )}
-          <Button size="sm" variant="ghost" onClick={onDelete} disabled={remove.isPending} aria-label={`Eliminar ${template.name}`}>
-            <Trash2 className="h-4 w-4 text-red-600" />
-          </Button>
+          <Can permission="templates.manage">
+            <Button size="sm" variant="ghost" onClick={onDelete} disabled={remove.isPending} aria-label={`Eliminar ${template.name}`}>
+              <Trash2 className="h-4 w-4 text-red-600" />
+            </Button>
+          </Can>
         </div>
       </div>
 

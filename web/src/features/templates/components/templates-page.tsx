@@ -16,6 +16,7 @@ import { useSyncAllTemplates, useSyncTemplates } from '../api/sync-templates';
 import { CreateTemplateDialog } from './create-template-dialog';
 import { TemplateCard } from './template-card';
 import { VariableMappingDialog } from './variable-mapping-dialog';
+import { Can } from '@/lib/use-member';
 
 export function TemplatesPage() {
   const accounts = useWhatsAppAccounts();
@@ -81,17 +82,19 @@ export function TemplatesPage() {
             ))}
           </Select>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <Button onClick={() => setCreating(true)} disabled={!account}>
-            <Plus className="h-4 w-4" /> Nueva Plantilla
-          </Button>
-          <Button variant="secondary" onClick={onSyncAll} disabled={syncing}>
-            <RefreshCw className={syncAll.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Todas
-          </Button>
-          <Button variant="success" onClick={onSync} disabled={syncing}>
-            <RefreshCw className={sync.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Templates
-          </Button>
-        </div>
+        <Can permission="templates.manage">
+          <div className="flex flex-wrap gap-2">
+            <Button onClick={() => setCreating(true)} disabled={!account}>
+              <Plus className="h-4 w-4" /> Nueva Plantilla
+            </Button>
+            <Button variant="secondary" onClick={onSyncAll} disabled={syncing}>
+              <RefreshCw className={syncAll.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Todas
+            </Button>
+            <Button variant="success" onClick={onSync} disabled={syncing}>
+              <RefreshCw className={sync.isPending ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} /> Sincronizar Templates
+            </Button>
+          </div>
+        </Can>
       </Card>
 
       <Card>

@@ -10,6 +10,7 @@ import { CopyField } from './copy-field';
 import { QualityBadge } from './quality-badge';
 import { dailyLimitText } from './daily-limit';
 import { ThroughputRows } from './throughput-rows';
+import { Can } from '@/lib/use-member';
 
 /** Meta returns the display number without "+" (e.g. 15550783881); the card shows it dialable. */
 export function displayedPhone(account: WhatsAppAccount): string {
@@ -114,6 +115,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         <CopyField label="Token de verificación" value={account.webhook_verify_token ?? ''} />
       </div>
 
+      <Can permission="connections.manage">
       <div className="mt-4 flex flex-wrap gap-2 border-t border-gray-200 pt-3">
         <Button size="sm" variant="secondary" onClick={onTest} disabled={busy}>
           <Wifi className="h-4 w-4" /> {test.isPending ? 'Probando...' : 'Probar'}
@@ -131,6 +133,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
           <Trash2 className="h-4 w-4" /> Eliminar
         </Button>
       </div>
+      </Can>
     </Card>
   );
 }

@@ -11,6 +11,7 @@ import { useWhatsAppAccounts } from '@/api/whatsapp-accounts';
 import { AccountCard } from './account-card';
 import { AccountFormModal } from './account-form-modal';
 import { AccountStats } from './account-stats';
+import { Can } from '@/lib/use-member';
 
 export function WhatsAppAccountsPage() {
   const accounts = useWhatsAppAccounts();
@@ -25,9 +26,11 @@ export function WhatsAppAccountsPage() {
         title="Cuentas de WhatsApp"
         description="Gestiona tus cuentas de WhatsApp Business API"
         actions={
-          <Button onClick={openAdd}>
-            <Plus className="h-4 w-4" /> Agregar Cuenta
-          </Button>
+          <Can permission="connections.manage">
+            <Button onClick={openAdd}>
+              <Plus className="h-4 w-4" /> Agregar Cuenta
+            </Button>
+          </Can>
         }
       />
       <AccountStats />

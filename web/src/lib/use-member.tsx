@@ -1,0 +1,29 @@
+import type { Me, Permission } from '@masivo/contract/organizations';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, type ReactNode } from 'react';
+import { api } from './api-client';
+import { sessionStore } from './session-storage';
+
+/** GET /api/me: also written by the organisation switch, so it is one key for the whole app. */
+export const MEMBER_QUERY_KEY = ['me'] as const;
+
+/**
+ * The signed-in member in the organisation this session acts in. Screens hide what the role
+ * does not allow; the server checks every call again, so this only spares dead buttons.
+ */
+export function useMember() {
+  const query = useQuery({
+    queryKey: MEMBER_QUERY_KEY,
+    queryFn: () => api.get<Me>('/me'),
+    enabled: !!sessionStore.token(),
+    staleTime: 60_000,
+  });
+  const me = query.data ?? null;
+  const can = useCallback((permission: Permission) => !!me?.permissions.includes(permission), [me]);
+  return { me, can, isLoading: query.isLoading };
+}
+
+/** Renders its children only for members whose role has `permission`. */
+export function Can({ permission, children }: { permission: Permission; children: ReactNode }) {
+  return useMember().can(permission) ? <>{children}</> : null;
+}
