@@ -6,7 +6,7 @@ import type { CampaignRow } from './campaign-view';
 
 /**
  * What an approval covers: the number, the template and its variable mapping, the audience
- * (filters of a Kommo account, or a follow-up's fixed list, or the audience already frozen),
+ * (filters of a Kommo account, or a follow-up's fixed list),
  * the schedule of a scheduled request and the sending hours. Stored with the request and built
  * again when someone decides: any difference means the approver would approve something else.
  */
@@ -29,11 +29,9 @@ export async function approvalSnapshot(db: Db, row: CampaignRow, kind: ApprovalK
     mapping: mapping
       .map((m) => [m.variable, m.sourceType, m.sourceField, m.defaultValue])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
-    audience: row.audienceFrozenAt
-      ? { frozen: true }
-      : row.audienceKind === 'contact_list'
-        ? { list: row.id }
-        : { kommo_account_id: row.kommoAccountId, filters: row.filters },
+    // Not the freeze itself: a request made again after the freeze (the audience grew) keeps
+    // the snapshot of the approval it replaces.
+    audience: row.audienceKind === 'contact_list' ? { list: row.id } : { kommo_account_id: row.kommoAccountId, filters: row.filters },
     scheduled_at: kind === 'schedule' && row.scheduledAt ? row.scheduledAt.toISOString() : null,
     sending_hours: row.sendingHours ?? null,
   };
