@@ -7,7 +7,7 @@ import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 export { sendingHoursSchema };
 
 /** Spec §4 campaign statuses with their Spanish labels; an unknown status shows as draft. */
-export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'paused', 'cancelled'] as const;
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'sending', 'completed', 'paused', 'cancelled', 'pending_approval'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   draft: 'Borrador',
@@ -16,6 +16,7 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   completed: 'Completada',
   paused: 'Pausada',
   cancelled: 'Cancelada',
+  pending_approval: 'Pendiente de aprobación',
 };
 
 /**
@@ -24,9 +25,14 @@ export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
  */
 export const CAN_START: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
 export const CAN_PAUSE: readonly CampaignStatus[] = ['sending'];
-export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'completed', 'cancelled'];
-/** Not while sending: the sender reads the template and mappings as it goes. */
-export const CAN_EDIT: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused'];
+export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'completed', 'cancelled', 'pending_approval'];
+/** Approve or reject: only a campaign waiting for it. */
+export const CAN_DECIDE: readonly CampaignStatus[] = ['pending_approval'];
+/**
+ * Not while sending: the sender reads the template and mappings as it goes. Editing a campaign
+ * pending approval voids the request (what was asked to be approved is no longer what it is).
+ */
+export const CAN_EDIT: readonly CampaignStatus[] = ['draft', 'scheduled', 'paused', 'pending_approval'];
 /** Retrying failed or unknown recipients; a completed campaign sends again, a paused one waits. */
 export const CAN_RETRY: readonly CampaignStatus[] = ['sending', 'paused', 'completed'];
 
@@ -150,6 +156,59 @@ export const campaignCostSchema = z.object({
 });
 export type CampaignCost = z.infer<typeof campaignCostSchema>;
 
+/** Two-person approval: a start or a schedule that another member approves. */
+export const APPROVAL_KINDS = ['start', 'schedule'] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number];
+/** A request's outcome; null = still pending. */
+export const APPROVAL_DECISIONS = ['approved', 'rejected', 'expired', 'voided'] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+export const APPROVAL_STATUS_LABELS: Record<ApprovalDecision | 'pending', string> = {
+  pending: 'Pendiente',
+  approved: 'Aprobada',
+  rejected: 'Rechazada',
+  expired: 'Vencida',
+  voided: 'Anulada',
+};
+/** A request not decided within this many hours expires and the campaign returns to draft. */
+export const APPROVAL_TTL_HOURS = 72;
+/** The frozen audience may exceed the approved `attempted` by this share before it needs a new approval. */
+export const APPROVAL_AUDIENCE_TOLERANCE = 0.05;
+
+export const approveCampaignSchema = z.strictObject({
+  note: z.string({ error: 'La nota debe ser texto' }).trim().max(1000, 'La nota admite hasta 1000 caracteres').optional(),
+});
+export type ApproveCampaignInput = z.input<typeof approveCampaignSchema>;
+
+export const rejectCampaignSchema = z.strictObject({
+  reason: z
+    .string({ error: 'El motivo del rechazo es requerido' })
+    .trim()
+    .min(1, 'El motivo del rechazo es requerido')
+    .max(1000, 'El motivo admite hasta 1000 caracteres'),
+});
+export type RejectCampaignInput = z.input<typeof rejectCampaignSchema>;
+
+/** The campaign's latest approval request (detail view; null when it never had one). */
+export const campaignApprovalSchema = z.object({
+  status: z.enum(['pending', ...APPROVAL_DECISIONS]),
+  kind: z.enum(APPROVAL_KINDS),
+  /** Who asked; with the creator, they may not approve it themselves. */
+  requested_by: z.number().nullable(),
+  requested_by_name: z.string().nullable(),
+  requested_at: z.string(),
+  expires_at: z.string(),
+  /** The pre-flight's recipients attempted and estimated cost (USD) at request time. */
+  attempted: z.number(),
+  cost_usd: z.number().nullable(),
+  /** The campaign's creator (the organisation's founder when nobody is recorded). */
+  created_by: z.number(),
+  decided_by_name: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  /** The approval's note or the rejection's reason. */
+  note: z.string().nullable(),
+});
+export type CampaignApproval = z.infer<typeof campaignApprovalSchema>;
+
 export const campaignSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -216,6 +275,8 @@ export const campaignSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** Detail view only: the latest approval request (two-person approval). */
+  approval: campaignApprovalSchema.nullable().optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 

@@ -16,11 +16,10 @@ const members = {} as Record<Role, User>;
 let ended: User;
 
 /**
- * Routes open to more roles than may complete them, checked again in the handler: an Editor's
- * start waits for another member's approval; anyone may leave, only managers remove others.
+ * Routes open to more roles than may complete them, checked again in the handler: anyone may
+ * leave, only managers remove others. (An Editor's start is not refused: it asks for approval.)
  */
 const HANDLER_CHECKED: Record<string, Permission> = {
-  'POST /api/campaigns/:id/start': 'campaigns.send',
   'DELETE /api/organization/members/:userId': 'organization.manage',
 };
 

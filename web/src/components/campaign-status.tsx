@@ -15,6 +15,7 @@ const STATUS_TONES: Record<CampaignStatus, BadgeTone> = {
   completed: 'green',
   paused: 'yellow',
   cancelled: 'red',
+  pending_approval: 'orange',
 };
 
 export function CampaignStatusBadge({ status }: { status: string }) {

@@ -14,6 +14,7 @@ import type { CampaignEngineOptions } from './options';
 import { pruneReach } from './portfolio-budget';
 import { wakeDueDeferred } from '../../services/campaigns/wake-deferred';
 import { refreshHolidays } from '../../services/campaigns/recipient-zones-freeze';
+import { expireApprovals } from '../../services/campaigns/campaign-approvals';
 
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
@@ -25,6 +26,7 @@ type Log = (msg: string, err?: unknown) => void;
 
 /**
  * The engine's periodic housekeeping, safe to run in every worker at once:
+ * - approval requests nobody decided within 72 h expire (their campaigns return to draft);
  * - scheduled campaigns whose time came are started (also the ones due while no process ran);
  * - in-flight rows past the grace period become unknown;
  * - sending campaigns with nothing left to settle are completed;
@@ -43,6 +45,7 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
       log(`scheduler step "${name}" failed`, err);
     }
   };
+  await step('expire approval requests', () => expireApprovals(ctx.db));
   await step('start due campaigns', () => startDueCampaigns(ctx, log));
   await step('mark stale in-flight unknown', () => retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs)));
   await step('complete finished campaigns', () => completeFinished(ctx.db));

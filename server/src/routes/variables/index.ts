@@ -13,6 +13,8 @@ import {
   variableMappingSchema,
 } from '@masivo/contract/variables';
 import { createVariableService } from '../../services/variables/variable-service';
+import { voidApprovalsForTemplate } from '../../services/campaigns/campaign-approvals';
+import { actorOf } from '../request-actor';
 
 const tags = ['variables'];
 const accountParams = z.object({ accountId: idSchema });
@@ -44,7 +46,12 @@ export default async function variableRoutes(fastify: FastifyInstance) {
         response: { 200: z.object({ success: z.boolean(), message: z.string(), mappings: z.array(variableMappingSchema) }) },
       },
     },
-    (req) => service.saveMappings(req.orgId, req.params.templateId, req.body),
+    async (req) => {
+      const saved = await service.saveMappings(req.orgId, req.params.templateId, req.body);
+      // The mapping is part of what an approval covers: campaigns waiting with it ask again.
+      await voidApprovalsForTemplate(app.ctx, actorOf(req), req.params.templateId);
+      return saved;
+    },
   );
 
   app.post(

@@ -6,6 +6,7 @@ import { rowsOf } from '../../db/sql';
 import { notFound } from '../../lib/errors';
 import { toCampaign, type CampaignRow } from './campaign-view';
 import { campaignCost } from './campaign-cost';
+import { approvalView } from './approval-view';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaña no encontrada';
 
@@ -54,6 +55,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   } else {
     campaign.actual_cost = null;
   }
+  campaign.approval = await approvalView(db, row);
   return campaign;
 }
 

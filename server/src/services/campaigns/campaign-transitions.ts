@@ -1,5 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
+  APPROVAL_AUDIENCE_TOLERANCE,
+  APPROVAL_TTL_HOURS,
   CAMPAIGN_STATUS_LABELS,
   CAN_DELETE,
   CAN_PAUSE,
@@ -13,6 +15,7 @@ import { assertTemplateUsable } from '../variables/template-readiness';
 import { loadCampaignRow } from './campaign-queries';
 import type { CampaignRow } from './campaign-view';
 import { freezeAudience } from './freeze-audience';
+import { recordActivity, SYSTEM } from '../activity/activity-log';
 
 /**
  * Every change of a campaign's status goes through one of the functions below, as every
@@ -26,6 +29,13 @@ import { freezeAudience } from './freeze-audience';
  * (pauseByOperator, pauseWithReason, pauseOrphaned); scheduled → paused (pauseFailedStart);
  * paused → sending (activate, or resumeAfterTemplate for campaigns the engine paused because
  * Meta paused their template).
+ *
+ * Two-person approval: draft, scheduled or paused → pending_approval (toPendingApproval, when a
+ * start or schedule needs another member's approval); pending_approval → sending (activate, the
+ * approval of a start) or → scheduled (scheduleApproved, the approval of a schedule) or → draft
+ * (leavePendingApproval: rejected, expired or edited; → paused instead when the audience is already
+ * frozen). activate itself sends a campaign back to pending_approval when the audience it just
+ * froze is more than APPROVAL_AUDIENCE_TOLERANCE above what was approved.
  *
  * Every pause records its origin (`pause_origin`): 'operator' (only the operator resumes it),
  * 'template' (Meta paused or disabled the template: resumes by itself when Meta unpauses or
@@ -59,13 +69,8 @@ const statusIn = (statuses: readonly CampaignStatus[]): SQL =>
 
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => Number(r.id));
 
-/**
- * → sending (or straight to completed when nobody is left to send to). Checks that the
- * campaign can send now, then, in one transaction holding the campaign row, freezes the
- * audience if this is the first start. `allowedFrom` is CAN_START for the operator and
- * ['scheduled'] for the scheduler.
- */
-export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly CampaignStatus[]): Promise<void> {
+/** What a start needs (status, number, template, Kommo account): the 409 when something is missing. */
+export async function assertCanActivate(db: Db, row: CampaignRow, allowedFrom: readonly CampaignStatus[]): Promise<void> {
   if (!allowedFrom.includes(row.status)) throw refuse('start', row.status);
   if (!row.whatsappAccountId) throw conflict('La campaña no tiene una cuenta de WhatsApp');
   if (!row.templateId) throw conflict('La campaña no tiene una plantilla');
@@ -78,17 +83,31 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
   if (!account.isActive) throw conflict('La cuenta de WhatsApp está desactivada');
   await assertTemplateUsable(db, row.userId, row.templateId, row.whatsappAccountId);
   if (!row.audienceFrozenAt && !row.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+}
 
-  await db.transaction(async (tx) => {
+/**
+ * → sending (or straight to completed when nobody is left to send to). Checks that the
+ * campaign can send now, then, in one transaction holding the campaign row, freezes the
+ * audience if this is the first start. `allowedFrom` is CAN_START for the operator and
+ * ['scheduled'] for the scheduler, CAN_DECIDE for an approval. 'pending_approval' when the
+ * audience just frozen outgrew its approval (see spendApproval): nothing is sent.
+ */
+export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly CampaignStatus[]): Promise<'sending' | 'pending_approval'> {
+  await assertCanActivate(db, row, allowedFrom);
+  return db.transaction(async (tx) => {
     // The audience is frozen from this locked version: an edit committed since `row` was
     // read (filters, Kommo account) is what the operator saved last.
     const [locked] = await tx.select().from(campaigns).where(eq(campaigns.id, row.id)).for('update');
     if (!locked) throw conflict('La campaña ya no existe');
     if (!allowedFrom.includes(locked.status)) throw refuse('start', locked.status);
+    let frozen: number | null = null;
     if (!locked.audienceFrozenAt) {
       if (!locked.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
-      await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters });
+      frozen = (await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters })).pending;
     }
+    // An approval is spent by the start that sends under it. Checked here, right after the
+    // freeze and before anything is sent, so the per-message path never looks at approvals.
+    if ((await spendApproval(tx, locked, frozen)) === 'regrown') return 'pending_approval' as const;
     await tx.execute(sql`update campaigns set
         status = case when pending_count = 0 then 'completed' else 'sending' end,
         completed_at = case when pending_count = 0 then now() end,
@@ -97,7 +116,82 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
         pause_origin = null,
         updated_at = now()
       where id = ${row.id}`);
+    return 'sending' as const;
   });
+}
+
+/**
+ * The campaign's approval not spent yet (if any) is marked spent. When the audience just frozen
+ * is more than the tolerance above the `attempted` that was approved, the campaign goes back to
+ * pending_approval with a new request for the grown audience (same requester and snapshot; the
+ * approved cost scaled to it, the estimate being per message), and the start sends nothing.
+ */
+async function spendApproval(tx: Queryable, row: CampaignRow, frozen: number | null): Promise<'ok' | 'regrown'> {
+  const [approval] = await rowsOf<{ id: number; kind: string; requested_by: number | null; snapshot: unknown; attempted: number; cost_usd: string | null }>(
+    tx,
+    sql`update campaign_approvals set used_at = now()
+        where id = (select id from campaign_approvals
+                    where campaign_id = ${row.id} and user_id = ${row.userId} and decision = 'approved' and used_at is null
+                    order by id desc limit 1)
+        returning id, kind, requested_by, snapshot, attempted, cost_usd`,
+  );
+  if (!approval || frozen === null || frozen <= Number(approval.attempted) * (1 + APPROVAL_AUDIENCE_TOLERANCE)) return 'ok';
+  const attempted = Number(approval.attempted);
+  const cost = approval.cost_usd === null ? null : attempted > 0 ? (Number(approval.cost_usd) * frozen) / attempted : null;
+  await tx.execute(sql`update campaigns set status = 'pending_approval', updated_at = now() where id = ${row.id}`);
+  await tx.execute(sql`insert into campaign_approvals (user_id, campaign_id, kind, requested_by, snapshot, attempted, cost_usd, expires_at)
+      values (${row.userId}, ${row.id}, 'start', ${approval.requested_by}, ${JSON.stringify(approval.snapshot)}::jsonb, ${frozen},
+              ${cost === null ? null : cost.toFixed(4)}, now() + make_interval(hours => ${APPROVAL_TTL_HOURS}))`);
+  await recordActivity(tx, SYSTEM(row.userId), {
+    action: 'campaign.approval_requested',
+    target: { type: 'campaign', id: row.id, name: row.name },
+    detail: { reason: 'audience_grew', approved_attempted: attempted, attempted: frozen },
+  });
+  return 'regrown';
+}
+
+/**
+ * → pending_approval from the status the caller read (draft, scheduled or paused), with the
+ * request row in the same transaction. False when the campaign changed status meanwhile.
+ */
+export async function toPendingApproval(tx: Queryable, row: CampaignRow): Promise<boolean> {
+  const moved = await rowsOf<{ id: number }>(
+    tx,
+    sql`update campaigns set status = 'pending_approval', updated_at = now()
+        where id = ${row.id} and user_id = ${row.userId} and status = ${row.status} and status in ('draft', 'scheduled', 'paused')
+        returning id`,
+  );
+  return moved.length > 0;
+}
+
+/**
+ * pending_approval → draft (rejected, expired, voided by an edit). A campaign whose audience is
+ * already frozen (a resume, or an audience that grew at the freeze) cannot be a draft again:
+ * it goes back to paused, with the reason, and waits for the operator.
+ */
+export async function leavePendingApproval(tx: Queryable, orgId: number, id: number, reason: string): Promise<boolean> {
+  const rows = await rowsOf<{ id: number }>(
+    tx,
+    sql`update campaigns set
+          status = case when audience_frozen_at is null then 'draft' else 'paused' end,
+          pause_reason = case when audience_frozen_at is null then null else ${reason} end,
+          pause_origin = case when audience_frozen_at is null then null else 'operator' end,
+          updated_at = now()
+        where id = ${id} and user_id = ${orgId} and status = 'pending_approval'
+        returning id`,
+  );
+  return rows.length > 0;
+}
+
+/** An approved schedule: pending_approval → scheduled (the scheduler starts it at its time, or at once when that passed). */
+export async function scheduleApproved(tx: Queryable, orgId: number, id: number): Promise<boolean> {
+  const rows = await rowsOf<{ id: number }>(
+    tx,
+    sql`update campaigns set status = 'scheduled', updated_at = now()
+        where id = ${id} and user_id = ${orgId} and status = 'pending_approval' and scheduled_at is not null
+        returning id`,
+  );
+  return rows.length > 0;
 }
 
 /** Operator's pause (CAN_PAUSE → paused, no reason); the campaign's new row, or the 409. */

@@ -8,7 +8,9 @@ import {
 } from './campaign-references';
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
-import { campaignDetail } from './campaign-queries';
+import { campaignDetail, getCampaign } from './campaign-queries';
+import { gateApproval } from './campaign-approvals';
+import type { ActivityActor } from '../activity/activity-log';
 import { countContacts } from '../contacts/filter-engine';
 import { initialSendingHours } from './campaign-sending-hours';
 
@@ -17,7 +19,7 @@ import { initialSendingHours } from './campaign-sending-hours';
  * at is checked now, and `total_recipients` is the pre-flight's matched count (the audience
  * itself is frozen at the first start).
  */
-export async function createCampaign(ctx: AppContext, userId: number, input: CreateCampaignInput): Promise<Campaign> {
+export async function createCampaign(ctx: AppContext, userId: number, input: CreateCampaignInput, actor?: ActivityActor): Promise<Campaign> {
   const data = parseWith(createCampaignSchema, input);
   const { db } = ctx;
   await assertOwnKommoAccount(db, userId, data.kommo_account_id);
@@ -32,6 +34,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
     .insert(campaigns)
     .values({
       userId,
+      // Who created it: they may not approve its start themselves (null = the founder).
+      createdBy: actor?.userId ?? null,
       name: data.name,
       description: data.description,
       status: scheduledAt ? 'scheduled' : 'draft',
@@ -50,5 +54,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       sendingHours: await initialSendingHours(db, data.whatsapp_account_id, data.sending_hours),
     })
     .returning();
-  return campaignDetail(ctx.db, userId, row);
+  // Created scheduled: the schedule passes the two-person approval gate.
+  if (actor && row?.status === 'scheduled' && (await gateApproval(ctx, actor, row, 'schedule'))) return getCampaign(db, userId, row.id);
+  return campaignDetail(ctx.db, userId, row!);
 }

@@ -4,7 +4,7 @@ import { conflict } from '../../lib/errors';
 import { rowsOf } from '../../db/sql';
 
 /** Statuses of a campaign that may still send: its accounts must outlive it. */
-const UNFINISHED = ['draft', 'scheduled', 'sending', 'paused'];
+const UNFINISHED = ['draft', 'scheduled', 'sending', 'paused', 'pending_approval'];
 
 /**
  * Refuses to delete a Kommo or WhatsApp account while a campaign that is not finished uses it.
@@ -25,7 +25,7 @@ export async function assertNoUnfinishedCampaigns(
   const n = Number(row?.n ?? 0);
   if (n > 0) {
     throw conflict(
-      `No se puede eliminar la cuenta: tiene ${n} ${n === 1 ? 'campaña sin terminar' : 'campañas sin terminar'} (borrador, programada, enviando o pausada). Termina o elimina primero esas campañas.`,
+      `No se puede eliminar la cuenta: tiene ${n} ${n === 1 ? 'campaña sin terminar' : 'campañas sin terminar'} (borrador, programada, enviando, pausada o pendiente de aprobación). Termina o elimina primero esas campañas.`,
     );
   }
 }

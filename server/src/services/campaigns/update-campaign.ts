@@ -10,7 +10,9 @@ import {
 } from './campaign-references';
 import { parseWith } from '../../lib/parse-with';
 import { assertTemplateUsable } from '../variables/template-readiness';
-import { campaignDetail, loadCampaignRow } from './campaign-queries';
+import { campaignDetail, getCampaign, loadCampaignRow } from './campaign-queries';
+import { gateAfterEdit, voidOnEdit } from './campaign-approvals';
+import { SYSTEM, type ActivityActor } from '../activity/activity-log';
 import { refuse, saveEdit } from './campaign-transitions';
 import { updateHoursWhileSending, zonesForNewHours } from './campaign-sending-hours';
 
@@ -23,7 +25,7 @@ export const FIXED_LIST_AUDIENCE =
  * (Kommo account and filters) is fixed once the first start froze it; the WhatsApp account
  * and template may change while paused (e.g. to replace a template Meta paused).
  */
-export async function updateCampaign(ctx: AppContext, userId: number, id: number, input: UpdateCampaignInput): Promise<Campaign> {
+export async function updateCampaign(ctx: AppContext, userId: number, id: number, input: UpdateCampaignInput, actor?: ActivityActor): Promise<Campaign> {
   const data = parseWith(updateCampaignSchema, input);
   const { db } = ctx;
   const row = await loadCampaignRow(db, userId, id);
@@ -32,6 +34,11 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
   if (!CAN_EDIT.includes(row.status)) throw refuse('edit', row.status);
 
   const changes: Partial<typeof campaigns.$inferInsert> = { updatedAt: new Date() };
+  // Editing a campaign that waits for approval voids the request: it leaves pending_approval
+  // as a draft (paused when its audience is already frozen) unless the edit schedules it.
+  const pending = row.status === 'pending_approval';
+  if (pending) changes.status = row.audienceFrozenAt ? 'paused' : 'draft';
+  const wasPaused = row.status === 'paused' || (pending && !!row.audienceFrozenAt);
   if (data.name !== undefined) changes.name = data.name;
   if (data.description !== undefined) changes.description = data.description;
   if (data.deferred_max_attempts !== undefined) changes.deferredMaxAttempts = data.deferred_max_attempts;
@@ -73,7 +80,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
 
   if (data.scheduled_at !== undefined) {
     const scheduledAt = parseSchedule(data.scheduled_at);
-    if (row.status === 'paused') {
+    if (wasPaused) {
       if (scheduledAt) throw conflict('Solo se puede programar una campaña en borrador o programada');
     } else {
       changes.scheduledAt = scheduledAt;
@@ -83,6 +90,10 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
 
   await zonesForNewHours(db, row, data.sending_hours);
   const updated = await saveEdit(db, row, changes);
+  const who = actor ?? SYSTEM(userId);
+  await voidOnEdit(db, who, row);
+  // Saved as scheduled: the schedule passes the approval gate (the engine's own edits do not).
+  if (actor && (await gateAfterEdit(ctx, actor, updated))) return getCampaign(db, userId, id);
   ctx.signals.campaignChanged(id);
   return campaignDetail(ctx.db, userId, updated);
 }

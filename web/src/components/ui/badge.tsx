@@ -8,6 +8,7 @@ export const BADGE_TONES = {
   yellow: 'bg-yellow-100 text-yellow-800',
   red: 'bg-red-100 text-red-800',
   purple: 'bg-purple-100 text-purple-800',
+  orange: 'bg-orange-100 text-orange-800',
 } as const;
 export type BadgeTone = keyof typeof BADGE_TONES;
 

@@ -9,9 +9,10 @@ export const startCampaign = (id: number) => api.post<Campaign>(`/campaigns/${id
  * The start, from the send confirmation: it resolves as soon as the server accepts, and the
  * screens behind refresh afterwards (waiting for them kept the page behind a closing dialog).
  */
-export const useStartCampaign = () =>
+export const useStartCampaign = (asks = false) =>
   useCampaignAction(startCampaign, {
-    success: 'Campaña iniciada exitosamente',
+    // A start that needs approval leaves the campaign pending: the toast says so.
+    success: asks ? 'Solicitud de aprobación enviada' : 'Campaña iniciada exitosamente',
     error: 'Error al iniciar la campaña',
     refresh: (qc) => void qc.invalidateQueries({ queryKey: campaignsKeys.all }),
   });

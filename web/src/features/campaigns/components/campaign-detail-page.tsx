@@ -29,6 +29,8 @@ import { CampaignAudienceNote } from './campaign-audience-note';
 import { FollowUpButton } from './follow-up-dialog';
 import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
+import { CampaignApprovalCard } from './campaign-approval-card';
+import { maySendDirectly, useCurrentMember } from '../api/approvals';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -91,6 +93,8 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
           de marketing nueva antes de entregarla; estos mensajes no han fallado y se entregarán o fallarán cuando Meta termine.
         </p>
       )}
+
+      <CampaignApprovalCard campaign={c} />
 
       <CampaignAudienceNote campaign={c} />
 
@@ -174,6 +178,8 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
   const busy = pause.isPending || retry.isPending || retryUnknown.isPending || remove.isPending;
   // Sending cannot be undone: «Iniciar» opens the confirmation with the pre-flight first.
   const [confirmingStart, setConfirmingStart] = useState(false);
+  // Whoever may only ask (an Editor) asks for approval instead of starting.
+  const asks = !maySendDirectly(useCurrentMember().data);
 
   const onRetryUnknown = () => {
     if (!window.confirm(RETRY_UNKNOWN_CONFIRMATION)) return;
@@ -190,7 +196,7 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
       {CAN_START.includes(status) && (
         <Button variant="success" disabled={busy} onClick={() => setConfirmingStart(true)}>
           <Play className="h-4 w-4" />
-          Iniciar
+          {asks ? 'Solicitar aprobación' : 'Iniciar'}
         </Button>
       )}
       {confirmingStart && <StartCampaignDialog campaign={c} open onClose={() => setConfirmingStart(false)} />}

@@ -10,6 +10,7 @@ export const PROGRESS_COLORS: Record<CampaignStatus, string> = {
   cancelled: 'bg-red-600',
   draft: 'bg-gray-400',
   scheduled: 'bg-gray-400',
+  pending_approval: 'bg-gray-400',
 };
 
 type Counts = Pick<Campaign, 'total_recipients' | 'messages_sent' | 'failed_count' | 'skipped_count' | 'unknown_count'> & { status: string; hours_wait_until?: string | null };

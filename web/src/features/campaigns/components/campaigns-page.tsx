@@ -19,6 +19,7 @@ import { FrequencyCapCard } from './frequency-cap-card';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { StartCampaignDialog } from './start-campaign-dialog';
 import { Can } from '@/lib/use-member';
+import { maySendDirectly, useCurrentMember } from '../api/approvals';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -165,6 +166,8 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
   const [confirmingStart, setConfirmingStart] = useState(false);
   const status = campaignStatusOf(c.status);
   const busy = pause.isPending;
+  // Whoever may only ask (an Editor) asks for approval instead of starting.
+  const startLabel = maySendDirectly(useCurrentMember().data) ? 'Iniciar' : 'Solicitar aprobación';
   return (
     <div className="flex items-center gap-3">
       <Link to={`/campaigns/${c.id}`} className="inline-flex items-center font-medium text-blue-600 hover:text-blue-800 max-sm:min-h-11 max-sm:px-2">
@@ -173,8 +176,8 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
       {status === 'draft' && (
         <button
           type="button"
-          aria-label={`Iniciar campaña ${c.name}`}
-          title="Iniciar"
+          aria-label={startLabel === 'Iniciar' ? `Iniciar campaña ${c.name}` : `Solicitar aprobación de la campaña ${c.name}`}
+          title={startLabel}
           disabled={busy}
           onClick={() => setConfirmingStart(true)}
           className="tap-target inline-flex items-center justify-center rounded p-1 text-green-600 hover:bg-green-50 hover:text-green-800 disabled:opacity-50"

@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useCampaignPreflight } from '../api/get-preflight';
 import { useStartCampaign } from '../api/start-campaign';
+import { maySendDirectly, useCurrentMember } from '../api/approvals';
 import { describeSendingHours } from './campaign-hours-card';
 import { budgetText, costText, duration } from './preflight-panel';
 
@@ -25,7 +26,9 @@ export const sendLabel = (count: number) => `Enviar a ${people.format(count)} ${
  */
 export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: Campaign; open: boolean; onClose: () => void }) {
   const resume = c.started_at !== null;
-  const start = useStartCampaign();
+  // Whoever may only ask (an Editor) sends the request: another member approves it.
+  const asks = !maySendDirectly(useCurrentMember().data);
+  const start = useStartCampaign(asks);
   // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
   // Off once the start is on its way, so the refresh does not recompute a started campaign.
   const preflight = useCampaignPreflight(c.id, open && !resume && start.isIdle, true);
@@ -36,10 +39,11 @@ export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: 
     : c.status === 'scheduled' && c.scheduled_at
       ? `Estaba programada para el ${formatDateTime(c.scheduled_at)}: se envía ahora. Un mensaje enviado no se puede retirar.`
       : 'Un mensaje enviado no se puede retirar.';
+  const fullDescription = asks ? `${description} Otro miembro debe aprobar el envío antes de que salga.` : description;
   const confirm = () => start.mutate(c.id, { onSuccess: onClose });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={title} description={description}>
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={title} description={fullDescription}>
       <div className="space-y-4 text-sm text-gray-700" data-testid="start-confirmation">
         {resume ? (
           <dl className="space-y-2">
@@ -60,7 +64,7 @@ export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: 
             Cancelar
           </Button>
           <Button variant="success" onClick={confirm} disabled={count === undefined || count === 0 || start.isPending}>
-            {start.isPending ? 'Enviando...' : count === undefined ? 'Calculando...' : sendLabel(count)}
+            {start.isPending ? 'Enviando...' : count === undefined ? 'Calculando...' : asks ? 'Solicitar aprobación' : sendLabel(count)}
           </Button>
         </div>
       </div>
