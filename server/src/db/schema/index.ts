@@ -8,3 +8,4 @@ export * from './settings';
 export * from './kommo-writeback';
 export * from './follow-ups';
 export * from './organizations';
+export * from './invitations';
