@@ -110,7 +110,7 @@ export function InvitationsSection({ ownRole }: { ownRole: Role | null }) {
         ) : !invitations.data?.length ? (
           <EmptyState icon={<Mail className="h-12 w-12" />} title="No hay invitaciones" hint="Invita a alguien por email para que se una a la organización." />
         ) : (
-          <TableScroll label="Invitaciones">
+          <TableScroll label="Lista de invitaciones">
             <table className="min-w-full divide-y divide-gray-200 text-sm">
               <TableHead columns={['Email', 'Rol', 'Estado', 'Correo', 'Vence', 'Acciones']} dense />
               <tbody className="divide-y divide-gray-100 bg-white">

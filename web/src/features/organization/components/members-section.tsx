@@ -52,7 +52,7 @@ export function MembersSection({ ownRole, ownUserId }: { ownRole: Role | null; o
         ) : !members.data?.length ? (
           <EmptyState icon={<Users className="h-12 w-12" />} title="No hay miembros" />
         ) : (
-          <TableScroll label="Miembros">
+          <TableScroll label="Lista de miembros">
             <table className="min-w-full divide-y divide-gray-200 text-sm">
               <TableHead columns={['Nombre', 'Email', 'Rol', 'Alcance', 'Desde', 'Acciones']} dense />
               <tbody className="divide-y divide-gray-100 bg-white">
