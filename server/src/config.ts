@@ -37,8 +37,13 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .refine((v) => !v || /^smtps?:\/\/[^\s]+$/.test(v), 'SMTP_URL: una dirección smtp:// o smtps://'),
-  /** The sender of those mails. */
-  MAIL_FROM: z.string().trim().min(3).default('Mensajes Masivos <no-reply@localhost>'),
+  /** The sender of those mails (blank: the default, so compose can pass an unset variable). */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .transform((v) => v || 'Mensajes Masivos <no-reply@localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Which proxies may set X-Forwarded-For: unset trusts nobody (the socket address is the
