@@ -1,5 +1,5 @@
 import { EMPTY_SCOPE, ROLE_LABEL, UNSCOPED_ROLES, type Member, type Role, type Scope } from '@masivo/contract/organizations';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Select } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
@@ -11,15 +11,14 @@ import { ScopeFields } from './scope-fields';
 
 /** Change a member's role and scope; their sessions in this organisation end on saving (server rule). */
 export function MemberDialog({ member, ownRole, onClose }: { member: Member | null; ownRole: Role | null; onClose: () => void }) {
+  // Keyed by member: each opening starts from that member's saved role and scope.
+  return member ? <MemberForm key={member.user_id} member={member} ownRole={ownRole} onClose={onClose} /> : null;
+}
+
+function MemberForm({ member, ownRole, onClose }: { member: Member; ownRole: Role | null; onClose: () => void }) {
   const update = useUpdateMember();
-  const [role, setRole] = useState<Role>('viewer');
-  const [scope, setScope] = useState<Scope>(EMPTY_SCOPE);
-  useEffect(() => {
-    if (!member) return;
-    setRole(member.role);
-    setScope(member.scope);
-  }, [member]);
-  if (!member) return null;
+  const [role, setRole] = useState<Role>(member.role);
+  const [scope, setScope] = useState<Scope>(member.scope);
   const roles = grantableRoles(ownRole);
   const save = () =>
     update
