@@ -149,6 +149,15 @@ describe('an invitation by mail', () => {
     expect((await accept(existing.headers, token)).statusCode).toBe(410);
   });
 
+  it('two acceptances at once join once', async () => {
+    const someone = await t.signUp('doble-clic@example.com');
+    await invite(owner.headers, { email: 'doble-clic@example.com', role: 'viewer' });
+    const token = tokenOf(await mailTo('doble-clic@example.com'));
+    const codes = (await Promise.all([accept(someone.headers, token), accept(someone.headers, token)])).map((r) => r.statusCode).sort();
+    expect(codes[0]).toBe(200);
+    expect([409, 410]).toContain(codes[1]);
+  });
+
   it('expires', async () => {
     await invite(owner.headers, { email: 'tarde@example.com', role: 'viewer' });
     const token = tokenOf(await mailTo('tarde@example.com'));
@@ -274,6 +283,16 @@ describe('without SMTP', () => {
       payload: { email: 'manual@example.com', password: 'secreto123', invitation_token: token },
     });
     expect(joined.statusCode).toBe(201);
+  });
+
+  it('caps the invitations one member sends per hour, resends included', async () => {
+    const boss = await plain.signUp();
+    const created = await plain.app.inject({ method: 'POST', url: '/api/organization/invitations', headers: boss.headers, payload: { email: 'muchas@example.com', role: 'viewer' } });
+    const url = `/api/organization/invitations/${created.json().invitation.id}/resend`;
+    for (let i = 1; i < 100; i++) expect((await plain.app.inject({ method: 'POST', url, headers: boss.headers })).statusCode).toBe(200);
+    const over = await plain.app.inject({ method: 'POST', url, headers: boss.headers });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().error).toMatch(/demasiadas invitaciones en la última hora/);
   });
 });
 

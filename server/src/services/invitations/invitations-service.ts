@@ -13,6 +13,7 @@ import {
 import { EMPTY_SCOPE, ROLE_LABEL, UNSCOPED_ROLES, type Role, type Scope } from '@masivo/contract/organizations';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
+import { createRateCounter } from '../../db/rate-counters';
 import { intArray, rowsOf, type Queryable } from '../../db/sql';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
@@ -20,6 +21,8 @@ import { recordActivity, type ActivityActor } from '../activity/activity-log';
 import { rank, type OrganizationsService } from '../organizations/organizations-service';
 
 const NOT_FOUND = 'Invitación no encontrada';
+/** Invitations (new or resent) one member may send per hour. */
+const INVITATIONS_PER_HOUR = 100;
 /** One answer for unknown, used, revoked and expired links: the page cannot tell them apart. */
 const DEAD_LINK = 'La invitación no existe, ya se usó, fue revocada o venció';
 
@@ -70,6 +73,13 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export type Inviter = ActivityActor & { userId: number; role: Role | null };
 
 export function createInvitationsService(db: Db, orgs: OrganizationsService, mailer: Mailer, config: Pick<Config, 'PUBLIC_URL'>) {
+  // Each invitation can mail an arbitrary address: a member's burst of them (created or resent)
+  // is capped, counted in the database so every API process shares the count.
+  const perInviter = createRateCounter(db, { name: 'invitation', limit: INVITATIONS_PER_HOUR, windowMs: 60 * 60 * 1000 });
+  const throttle = async (actor: Inviter) => {
+    if (!(await perInviter.take(String(actor.userId))))
+      throw new AppError(429, `Enviaste demasiadas invitaciones en la última hora (máximo ${INVITATIONS_PER_HOUR}). Intenta de nuevo más tarde.`);
+  };
   const linkOf = (token: string) => `${config.PUBLIC_URL.replace(/\/+$/, '')}/invitations/${token}`;
 
   const byId = async (q: Queryable, orgId: number, id: number) =>
@@ -141,6 +151,7 @@ export function createInvitationsService(db: Db, orgs: OrganizationsService, mai
         ? EMPTY_SCOPE
         : { whatsapp_account_ids: input.scope?.whatsapp_account_ids ?? [], kommo_account_ids: input.scope?.kommo_account_ids ?? [] };
       await orgs.checkScope(actor.orgId, scope);
+      await throttle(actor);
       const token = newToken();
       const row = await db.transaction(async (tx) => {
         // Serialises invitations of one organisation, so the pending limit holds under concurrency.
@@ -190,6 +201,7 @@ export function createInvitationsService(db: Db, orgs: OrganizationsService, mai
       if (!current) throw notFound(NOT_FOUND);
       guardRole(actor, current.role);
       if (current.status !== 'pending') throw conflict('La invitación ya no está pendiente');
+      await throttle(actor);
       const token = newToken();
       const row = await db.transaction(async (tx) => {
         const updated = await rowsOf(
