@@ -314,5 +314,6 @@ describe('failures and secrets', () => {
     expect(serializeRequest({ method: 'GET', url: `/api/invitations/${token}` }).url).toBe('/api/invitations/[oculto]');
     expect(serializeRequest({ method: 'GET', url: `/invitations/${token}?x=1` }).url).toBe('/invitations/[oculto]');
     expect(serializeRequest({ method: 'POST', url: '/api/invitations/accept' }).url).toBe('/api/invitations/accept');
+    expect(serializeRequest({ method: 'POST', url: '/api/organization/invitations/7/resend' }).url).toBe('/api/organization/invitations/7/resend');
   });
 });
