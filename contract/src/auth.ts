@@ -35,6 +35,18 @@ export const registerSchema = z.strictObject({
   last_name: name.optional().default(''),
   email,
   password,
+  /**
+   * Signing up through an invitation: the account joins that organisation (and founds none);
+   * the e-mail must be the invited one. Same shape as invitations.ts's token schema, repeated
+   * here because that module imports this one.
+   */
+  invitation_token: z
+    .string({ error: 'Invitación inválida' })
+    .trim()
+    .min(20, 'Invitación inválida')
+    .max(100, { error: 'Invitación inválida', abort: true })
+    .regex(/^[A-Za-z0-9_-]+$/, 'Invitación inválida')
+    .optional(),
 });
 export type RegisterInput = z.input<typeof registerSchema>;
 

@@ -40,6 +40,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('ctx', ctx);
+  // Mails still in flight finish before the database they report to closes.
+  app.addHook('onClose', () => ctx.mailer.idle());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

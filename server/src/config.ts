@@ -27,6 +27,23 @@ const envSchema = z.object({
     .regex(/^\d{1,20}$/, 'WHATSAPP_APP_ID: el id numérico de la app de Meta')
     .optional(),
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /**
+   * The mail server invitations go through (`smtp://user:pass@host:587`, `smtps://…:465`).
+   * Unset, no mail is sent and the members screen shows each invitation's link to pass on.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => !v || /^smtps?:\/\/[^\s]+$/.test(v), 'SMTP_URL: una dirección smtp:// o smtps://'),
+  /** The sender of those mails (blank: the default, so compose can pass an unset variable). */
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .transform((v) => v || 'Mensajes Masivos <no-reply@localhost>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Which proxies may set X-Forwarded-For: unset trusts nobody (the socket address is the

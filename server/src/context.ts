@@ -5,6 +5,7 @@ import { createRateCounter } from './db/rate-counters';
 import { createKommoClients, type KommoClients } from './integrations/kommo/shared-client';
 import { createGraphClient, type GraphClient } from './integrations/whatsapp/graph-client';
 import { createLog, type Log } from './lib/log';
+import { createMailer, type Mailer } from './lib/mailer';
 import { createMetrics, type Metrics } from './lib/metrics';
 import { createSecretBox, type SecretBox } from './lib/secret-box';
 import { createSignals, type Signals } from './lib/signals';
@@ -34,6 +35,8 @@ export interface AppContext {
   graph: GraphClient;
   /** The process's logger; Fastify logs through it too. */
   log: Log;
+  /** Outgoing mail (invitations); `configured` is false without SMTP_URL. */
+  mailer: Mailer;
   /** Prometheus registry served at /metrics (lib/metrics.ts); the engine counts through it. */
   metrics: Metrics;
   /** A name for this process in leases (sync runner, sender), unique per start. */
@@ -48,6 +51,7 @@ declare module 'fastify' {
 
 export function createContext(config: Config, database: Database): AppContext {
   const tokens = createTokenService(config.APP_SECRET);
+  const log = createLog(config);
   return {
     config,
     database,
@@ -64,7 +68,8 @@ export function createContext(config: Config, database: Database): AppContext {
     signals: createSignals(),
     kommo: createKommoClients(config, database),
     graph: createGraphClient(config.WHATSAPP_GRAPH_URL),
-    log: createLog(config),
+    log,
+    mailer: createMailer(config, log),
     metrics: createMetrics(() => readOpsState(database.db)),
     instanceId: `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   };

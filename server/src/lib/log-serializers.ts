@@ -9,8 +9,15 @@ export const pathOnly = (url: string) => {
   return q === -1 ? url : url.slice(0, q);
 };
 
+/**
+ * An invitation link carries its secret in the path (`/invitations/<token>`, the page and the
+ * public preview): whoever reads the logs must not be able to join with it. Ids and `accept`
+ * are too short to be a token and stay readable.
+ */
+export const hideInvitationToken = (path: string) => path.replace(/(\/invitations\/)[A-Za-z0-9_-]{20,}/g, '$1[oculto]');
+
 export function serializeRequest(req: { method: string; url: string; ip?: string }) {
-  return { method: req.method, url: pathOnly(req.url), remoteAddress: req.ip };
+  return { method: req.method, url: hideInvitationToken(pathOnly(req.url)), remoteAddress: req.ip };
 }
 
 interface LoggedError {

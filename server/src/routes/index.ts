@@ -5,6 +5,7 @@ import campaignRoutes from './campaigns/index';
 import contactRoutes from './contacts/index';
 import dashboardRoutes from './dashboard/index';
 import healthRoutes from './health/index';
+import invitationRoutes from './invitations/index';
 import kommoAccountRoutes from './kommo-accounts/index';
 import kommoWritebackRoutes from './kommo-writeback/index';
 import organizationRoutes from './organizations/index';
@@ -32,4 +33,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(dashboardRoutes, { prefix: '/api/dashboard' });
   await app.register(kommoWritebackRoutes, { prefix: '/api' });
   await app.register(organizationRoutes, { prefix: '/api' });
+  await app.register(invitationRoutes, { prefix: '/api' });
 }

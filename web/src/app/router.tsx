@@ -7,6 +7,8 @@ import { CampaignsPage } from '../features/campaigns/components/campaigns-page';
 import { EditCampaignPage, NewCampaignPage } from '../features/campaigns/components/new-campaign-page';
 import { ContactsPage } from '../features/contacts/components/contacts-page';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
+import { AcceptInvitationPage } from '../features/organization/components/accept-invitation-page';
+import { OrganizationPage } from '../features/organization/components/organization-page';
 import { KommoAccountsPage } from '../features/kommo-accounts/components/kommo-accounts-page';
 import { PricingPage } from '../features/pricing/components/pricing-page';
 import { TemplatesPage } from '../features/templates/components/templates-page';
@@ -21,6 +23,8 @@ export function AppRoutes() {
     <Routes>
       <Route path="/login" element={<PublicOnlyRoute><Titled title="Iniciar Sesión"><LoginPage /></Titled></PublicOnlyRoute>} />
       <Route path="/register" element={<PublicOnlyRoute><Titled title="Crear Cuenta"><RegisterPage /></Titled></PublicOnlyRoute>} />
+      {/* Open signed in or out: the page itself offers joining, signing up or signing in. */}
+      <Route path="/invitations/:token" element={<Titled title="Invitación"><AcceptInvitationPage /></Titled>} />
       <Route path="/" element={<Navigate to="/dashboard" replace />} />
       <Route element={<ProtectedRoute><AppLayout /></ProtectedRoute>}>
         <Route path="/dashboard" element={<Titled title="Dashboard"><DashboardPage /></Titled>} />
@@ -34,6 +38,7 @@ export function AppRoutes() {
         <Route path="/templates" element={<Titled title="Templates"><TemplatesPage /></Titled>} />
         <Route path="/blacklist" element={<Titled title="Blacklist"><BlacklistPage /></Titled>} />
         <Route path="/pricing" element={<Titled title="Tarifas"><PricingPage /></Titled>} />
+        <Route path="/organization" element={<Titled title="Organización"><OrganizationPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

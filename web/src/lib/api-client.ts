@@ -80,6 +80,7 @@ export const api = {
   get: <T>(path: string, query?: Query) => json<T>('GET', path, undefined, query),
   post: <T>(path: string, body?: unknown, query?: Query) => json<T>('POST', path, body ?? {}, query),
   put: <T>(path: string, body?: unknown) => json<T>('PUT', path, body ?? {}),
+  patch: <T>(path: string, body?: unknown) => json<T>('PATCH', path, body ?? {}),
   delete: <T>(path: string) => json<T>('DELETE', path),
 };
 

@@ -7,17 +7,16 @@ import { sessionStore } from './session-storage';
 /** GET /api/me: also written by the organisation switch, so it is one key for the whole app. */
 export const MEMBER_QUERY_KEY = ['me'] as const;
 
+/** The query itself, for screens that show its loading and error states. */
+export const useMeQuery = () =>
+  useQuery({ queryKey: MEMBER_QUERY_KEY, queryFn: () => api.get<Me>('/me'), enabled: !!sessionStore.token(), staleTime: 60_000 });
+
 /**
  * The signed-in member in the organisation this session acts in. Screens hide what the role
  * does not allow; the server checks every call again, so this only spares dead buttons.
  */
 export function useMember() {
-  const query = useQuery({
-    queryKey: MEMBER_QUERY_KEY,
-    queryFn: () => api.get<Me>('/me'),
-    enabled: !!sessionStore.token(),
-    staleTime: 60_000,
-  });
+  const query = useMeQuery();
   const me = query.data ?? null;
   const can = useCallback((permission: Permission) => !!me?.permissions.includes(permission), [me]);
   return { me, can, isLoading: query.isLoading };

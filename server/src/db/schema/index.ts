@@ -9,3 +9,4 @@ export * from './kommo-writeback';
 export * from './follow-ups';
 export * from './organizations';
 export * from './approvals';
+export * from './invitations';

@@ -2,16 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authResponseSchema, changePasswordSchema, loginSchema, registerSchema, userSchema } from '@masivo/contract/auth';
 import { okSchema } from '@masivo/contract/common';
+import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
+import { createInvitationsService } from '../../services/invitations/invitations-service';
+import { createOrganizationsService } from '../../services/organizations/organizations-service';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { auth } = app.ctx;
+  const invitations = createInvitationsService(app.ctx.db, createOrganizationsService(app.ctx.db), app.ctx.mailer, app.ctx.config);
 
   app.post(
     '/register',
     { config: { public: true }, schema: { tags: ['auth'], body: registerSchema, response: { 201: authResponseSchema } } },
-    async (request, reply) => reply.code(201).send(await auth.register(request.body, request.ip)),
+    async (request, reply) => {
+      const token = request.body.invitation_token;
+      const agent = request.headers['user-agent'];
+      const origin = { ip: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null };
+      // Through an invitation the account joins that organisation instead of founding one; a
+      // refused invitation (other e-mail, dead link) rolls the whole sign-up back.
+      const joining = token ? async (tx: Tx, user: { id: number; email: string }) => void (await invitations.join(tx, token, user, origin)) : undefined;
+      return reply.code(201).send(await auth.register(request.body, request.ip, joining));
+    },
   );
 
   app.post(

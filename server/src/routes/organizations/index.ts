@@ -11,7 +11,9 @@ import {
   updateMemberSchema,
   type Role,
 } from '@masivo/contract/organizations';
+import { recordActivity } from '../../services/activity/activity-log';
 import { createOrganizationsService } from '../../services/organizations/organizations-service';
+import { actorOf } from '../request-actor';
 
 const tags = ['organizations'];
 const userParams = z.object({ userId: idSchema });
@@ -51,7 +53,15 @@ export default async function organizationRoutes(fastify: FastifyInstance) {
   app.patch(
     '/organization/members/:userId',
     { config: { permission: 'organization.manage' }, schema: { tags, params: userParams, body: updateMemberSchema, response: { 200: memberSchema } } },
-    async (req) => (await orgs.updateMember(actor(req), req.params.userId, req.body)).after,
+    async (req) => {
+      const { before, after } = await orgs.updateMember(actor(req), req.params.userId, req.body);
+      await recordActivity(ctx.db, actorOf(req), {
+        action: 'member.update',
+        target: { type: 'member', id: after.user_id, name: after.email },
+        changes: { before: { role: before.role, scope: before.scope }, after: { role: after.role, scope: after.scope } },
+      });
+      return after;
+    },
   );
 
   /** Removes a member; any member may remove themselves (leave), except the last owner. */
@@ -59,7 +69,12 @@ export default async function organizationRoutes(fastify: FastifyInstance) {
     '/organization/members/:userId',
     { config: { permission: 'member' }, schema: { tags, params: userParams, response: { 200: okSchema } } },
     async (req) => {
-      await orgs.removeMember(actor(req), req.params.userId, can(req.role, 'organization.manage'));
+      const removed = await orgs.removeMember(actor(req), req.params.userId, can(req.role, 'organization.manage'));
+      await recordActivity(ctx.db, actorOf(req), {
+        action: removed.user_id === req.userId ? 'member.leave' : 'member.remove',
+        target: { type: 'member', id: removed.user_id, name: removed.email },
+        changes: { before: { role: removed.role, scope: removed.scope } },
+      });
       return { success: true as const, message: 'Miembro quitado de la organización' };
     },
   );

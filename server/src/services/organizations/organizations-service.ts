@@ -27,7 +27,7 @@ export interface Actor {
 
 const MEMBER_NOT_FOUND = 'Miembro no encontrado';
 /** Lower is more: nobody grants a role above their own. */
-const rank = (role: Role) => ROLES.indexOf(role);
+export const rank = (role: Role) => ROLES.indexOf(role);
 
 export function createOrganizationsService(db: Db) {
   const membersOf = async (orgId: number, userId?: number) =>
@@ -154,6 +154,9 @@ export function createOrganizationsService(db: Db) {
       });
       return toMember(target);
     },
+
+    /** Every id of a scope must be a number / Kommo account of this organisation (400 otherwise). */
+    checkScope,
 
     async ownerCount(orgId: number) {
       return owners(orgId);

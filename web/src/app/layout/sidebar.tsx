@@ -1,7 +1,7 @@
-import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2 } from 'lucide-react';
+import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { ROLE_LABEL } from '@masivo/contract/organizations';
+import { ROLE_LABEL, type Permission } from '@masivo/contract/organizations';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { cn } from '@/components/ui/cn';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -9,7 +9,15 @@ import { errorMessage } from '@/lib/api-client';
 import { useAuth } from '../../features/auth/auth-context';
 import { useMember } from '@/lib/use-member';
 
-export const NAV_ITEMS = [
+interface NavItem {
+  label: string;
+  href: string;
+  icon: typeof Send;
+  /** Shown only to members whose role has it (the page would only say "not allowed"). */
+  permission?: Permission;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
   { label: 'Cuentas Kommo', href: '/accounts', icon: Building2 },
   { label: 'Cuentas WhatsApp', href: '/whatsapp-accounts', icon: MessageCircle },
@@ -18,7 +26,8 @@ export const NAV_ITEMS = [
   { label: 'Templates', href: '/templates', icon: FileText },
   { label: 'Blacklist', href: '/blacklist', icon: Ban },
   { label: 'Tarifas', href: '/pricing', icon: Receipt },
-] as const;
+  { label: 'Organización', href: '/organization', icon: UsersRound, permission: 'organization.manage' },
+];
 
 /** Spec: an item is highlighted when the path equals its href or starts with it. */
 export const isActive = (pathname: string, href: string) => pathname === href || pathname.startsWith(href);
@@ -39,10 +48,12 @@ export function Brand() {
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const { user, logout } = useAuth();
+  const { can } = useMember();
+  const items = NAV_ITEMS.filter((i) => !i.permission || can(i.permission));
   return (
     <>
       <nav className="flex-1 space-y-1 overflow-y-auto px-3 py-4" aria-label="Navegación principal">
-        {NAV_ITEMS.map(({ label, href, icon: Icon }) => {
+        {items.map(({ label, href, icon: Icon }) => {
           const active = isActive(pathname, href);
           return (
             <Link

@@ -12,6 +12,11 @@ interface AuthState {
   login(input: LoginInput): Promise<void>;
   register(input: RegisterInput): Promise<void>;
   logout(): Promise<void>;
+  /**
+   * Continues with a session the server just issued (after joining an organisation): what was
+   * cached belonged to the previous organisation, so it goes.
+   */
+  adoptSession(token: string, user: User): void;
   /** Signs out on every device. Rejects (and stays signed in here) when the server did not confirm. */
   logoutEverywhere(): Promise<void>;
   /** Acts in another of the user's organisations: a new session, and every cached answer dropped. */
@@ -66,6 +71,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser(u);
   }, []);
 
+  const adoptSession = useCallback((token: string, u: User) => {
+    sessionStore.save(token, u);
+    queryClient.clear();
+    setUser(u);
+  }, []);
+
   const signOutHere = useCallback(() => {
     sessionStore.clear();
     queryClient.clear();
@@ -97,8 +108,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ user, isLoading, login, register, logout, logoutEverywhere, switchOrganization }),
-    [user, isLoading, login, register, logout, logoutEverywhere, switchOrganization],
+    () => ({ user, isLoading, login, register, adoptSession, logout, logoutEverywhere, switchOrganization }),
+    [user, isLoading, login, register, adoptSession, logout, logoutEverywhere, switchOrganization],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,17 +1,9 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import type { Me } from '@masivo/contract/organizations';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { api, errorMessage } from '@/lib/api-client';
 import { campaignsKeys } from '@/api/campaigns';
-
-/**
- * The member using the console (GET /api/me): the campaign screens read their permissions to
- * word «Iniciar» («Solicitar aprobación» for whoever may only ask) and to offer «Aprobar» and
- * «Rechazar» only to who may decide. Kept here until a shared hook exists.
- */
-export const useCurrentMember = () =>
-  useQuery({ queryKey: ['me'], queryFn: () => api.get<Me>('/me'), staleTime: 60_000 });
 
 /** Whether the member may start directly; without 'campaigns.send' a start asks for approval. */
 export const maySendDirectly = (me: Me | undefined) => !me || me.permissions.includes('campaigns.send');

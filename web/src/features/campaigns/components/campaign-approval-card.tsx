@@ -5,7 +5,8 @@ import { Card } from '@/components/ui/card';
 import { Dialog } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/field';
 import { formatDateTime, formatNumber } from '@/lib/format';
-import { mayDecide, useApproveCampaign, useCurrentMember, useRejectCampaign } from '../api/approvals';
+import { mayDecide, useApproveCampaign, useRejectCampaign } from '../api/approvals';
+import { useMeQuery } from '@/lib/use-member';
 
 const usd = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -17,7 +18,7 @@ const usd = new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'USD',
  */
 export function CampaignApprovalCard({ campaign: c }: { campaign: Campaign }) {
   const a = c.approval;
-  const me = useCurrentMember();
+  const me = useMeQuery();
   const [dialog, setDialog] = useState<'approve' | 'reject' | null>(null);
   if (!a) return null;
   // A spent approval of a campaign that already went on is history, not something to act on.

@@ -30,7 +30,8 @@ import { FollowUpButton } from './follow-up-dialog';
 import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
 import { CampaignApprovalCard } from './campaign-approval-card';
-import { maySendDirectly, useCurrentMember } from '../api/approvals';
+import { maySendDirectly } from '../api/approvals';
+import { useMeQuery } from '@/lib/use-member';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -179,7 +180,7 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
   // Sending cannot be undone: «Iniciar» opens the confirmation with the pre-flight first.
   const [confirmingStart, setConfirmingStart] = useState(false);
   // Whoever may only ask (an Editor) asks for approval instead of starting.
-  const asks = !maySendDirectly(useCurrentMember().data);
+  const asks = !maySendDirectly(useMeQuery().data);
 
   const onRetryUnknown = () => {
     if (!window.confirm(RETRY_UNKNOWN_CONFIRMATION)) return;

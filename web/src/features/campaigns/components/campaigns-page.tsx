@@ -19,7 +19,8 @@ import { FrequencyCapCard } from './frequency-cap-card';
 import { CampaignHoursNote } from '@/components/campaign-hours-note';
 import { StartCampaignDialog } from './start-campaign-dialog';
 import { Can } from '@/lib/use-member';
-import { maySendDirectly, useCurrentMember } from '../api/approvals';
+import { maySendDirectly } from '../api/approvals';
+import { useMeQuery } from '@/lib/use-member';
 
 export function CampaignsPage() {
   const campaigns = useCampaigns();
@@ -167,7 +168,7 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
   const status = campaignStatusOf(c.status);
   const busy = pause.isPending;
   // Whoever may only ask (an Editor) asks for approval instead of starting.
-  const startLabel = maySendDirectly(useCurrentMember().data) ? 'Iniciar' : 'Solicitar aprobación';
+  const startLabel = maySendDirectly(useMeQuery().data) ? 'Iniciar' : 'Solicitar aprobación';
   return (
     <div className="flex items-center gap-3">
       <Link to={`/campaigns/${c.id}`} className="inline-flex items-center font-medium text-blue-600 hover:text-blue-800 max-sm:min-h-11 max-sm:px-2">

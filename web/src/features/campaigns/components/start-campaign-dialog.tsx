@@ -7,7 +7,8 @@ import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
 import { useCampaignPreflight } from '../api/get-preflight';
 import { useStartCampaign } from '../api/start-campaign';
-import { maySendDirectly, useCurrentMember } from '../api/approvals';
+import { maySendDirectly } from '../api/approvals';
+import { useMeQuery } from '@/lib/use-member';
 import { describeSendingHours } from './campaign-hours-card';
 import { budgetText, costText, duration } from './preflight-panel';
 
@@ -27,7 +28,7 @@ export const sendLabel = (count: number) => `Enviar a ${people.format(count)} ${
 export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: Campaign; open: boolean; onClose: () => void }) {
   const resume = c.started_at !== null;
   // Whoever may only ask (an Editor) sends the request: another member approves it.
-  const asks = !maySendDirectly(useCurrentMember().data);
+  const asks = !maySendDirectly(useMeQuery().data);
   const start = useStartCampaign(asks);
   // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
   // Off once the start is on its way, so the refresh does not recompute a started campaign.
