@@ -1,4 +1,5 @@
 import type { Campaign } from '@masivo/contract/campaigns';
+import { ROLE_PERMISSIONS, type Me } from '@masivo/contract/organizations';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -31,11 +32,24 @@ export interface ApiStub {
   bodies(key: string): unknown[];
 }
 
+/** The member most screen tests act as: an owner, who may do everything. */
+export const OWNER_ME: Me = {
+  user: { id: 1, email: 'ana@example.com', first_name: 'Ana', last_name: 'Pérez', created_at: '2026-01-01T00:00:00.000Z' },
+  organization: { id: 1, name: 'Ana Pérez' },
+  role: 'owner',
+  permissions: [...ROLE_PERMISSIONS.owner],
+  scope: { whatsapp_account_ids: [], kommo_account_ids: [] },
+  organizations: [{ id: 1, name: 'Ana Pérez', role: 'owner' }],
+};
+
 export function stubApi(routes: Routes = {}): ApiStub {
+  // Screens ask who the member is to hide what the role cannot do; an owner unless a test says otherwise.
+  if (!routes['GET /api/me']) routes['GET /api/me'] = () => ({ body: OWNER_ME });
   const stub: ApiStub = {
     routes,
     requests: [],
-    calls: () => stub.requests.map((r) => r.key),
+    // The member lookup is the shell's, not the screen's: left out of what a test asserts it called.
+    calls: () => stub.requests.map((r) => r.key).filter((k) => k !== 'GET /api/me'),
     bodies: (key) => stub.requests.filter((r) => r.key === key).map((r) => r.body),
   };
   localStorage.setItem('token', 't');

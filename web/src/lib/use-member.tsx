@@ -7,9 +7,11 @@ import { sessionStore } from './session-storage';
 /** GET /api/me: also written by the organisation switch, so it is one key for the whole app. */
 export const MEMBER_QUERY_KEY = ['me'] as const;
 
+export const fetchMe = () => api.get<Me>('/me');
+
 /** The query itself, for screens that show its loading and error states. */
 export const useMeQuery = () =>
-  useQuery({ queryKey: MEMBER_QUERY_KEY, queryFn: () => api.get<Me>('/me'), enabled: !!sessionStore.token(), staleTime: 60_000 });
+  useQuery({ queryKey: MEMBER_QUERY_KEY, queryFn: fetchMe, enabled: !!sessionStore.token(), staleTime: 60_000 });
 
 /**
  * The signed-in member in the organisation this session acts in. Screens hide what the role
@@ -18,7 +20,9 @@ export const useMeQuery = () =>
 export function useMember() {
   const query = useMeQuery();
   const me = query.data ?? null;
-  const can = useCallback((permission: Permission) => !!me?.permissions.includes(permission), [me]);
+  // Before the answer (the shell loads it with the session, so only screens rendered alone wait)
+  // nothing is hidden: a member without the permission would only get the server's refusal.
+  const can = useCallback((permission: Permission) => !me || me.permissions.includes(permission), [me]);
   return { me, can, isLoading: query.isLoading };
 }
 

@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { ApiError, onUnauthorized } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { sessionStore } from '@/lib/session-storage';
-import { MEMBER_QUERY_KEY } from '@/lib/use-member';
+import { fetchMe, MEMBER_QUERY_KEY } from '@/lib/use-member';
 import { authApi } from './api/auth-api';
 
 interface AuthState {
@@ -28,6 +28,9 @@ const LOGOUT_WAIT_MS = 3000;
 
 const AuthContext = createContext<AuthState | null>(null);
 
+/** Loads GET /api/me into the cache; its failure only means nothing is hidden until it loads. */
+const primeMember = () => queryClient.fetchQuery({ queryKey: MEMBER_QUERY_KEY, queryFn: fetchMe }).catch(() => undefined);
+
 /** Spec §4 Session: a stored token loads the current user on start; failure clears it. */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(() => (sessionStore.token() ? sessionStore.user() : null));
@@ -36,9 +39,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!sessionStore.token()) return;
     let cancelled = false;
-    authApi
-      .me()
-      .then((me) => {
+    // The member (role, permissions) loads with the user, so no screen shows a button its role
+    // would hide a moment later.
+    Promise.all([authApi.me(), primeMember()])
+      .then(([me]) => {
         if (cancelled) return;
         sessionStore.save(sessionStore.token()!, me);
         setUser(me);
@@ -62,18 +66,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(async (input: LoginInput) => {
     const { token, user: u } = await authApi.login(input);
     sessionStore.save(token, u);
+    await primeMember();
     setUser(u);
   }, []);
 
   const register = useCallback(async (input: RegisterInput) => {
     const { token, user: u } = await authApi.register(input);
     sessionStore.save(token, u);
+    await primeMember();
     setUser(u);
   }, []);
 
   const adoptSession = useCallback((token: string, u: User) => {
     sessionStore.save(token, u);
     queryClient.clear();
+    void primeMember();
     setUser(u);
   }, []);
 
