@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import activityRoutes from './activity/index';
 import authRoutes from './auth/index';
 import blacklistRoutes from './blacklist/index';
 import campaignRoutes from './campaigns/index';
@@ -32,4 +33,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(dashboardRoutes, { prefix: '/api/dashboard' });
   await app.register(kommoWritebackRoutes, { prefix: '/api' });
   await app.register(organizationRoutes, { prefix: '/api' });
+  await app.register(activityRoutes, { prefix: '/api' });
 }

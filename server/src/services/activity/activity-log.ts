@@ -42,3 +42,44 @@ export async function recordActivity(db: Queryable, actor: ActivityActor, entry:
                ${actor.ip ?? null}, ${actor.userAgent ?? null}, ${entry.outcome ?? 'done'}, ${entry.reason ?? null}`,
   );
 }
+
+/** Field names whose values never reach the log, whatever object they come in. */
+const SECRET_KEY = /token|secret|password|passwd|api_key|apikey|authorization|hash/i;
+
+/** A copy of `value` without secret fields, at any depth (a token inside a nested object too). */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (!SECRET_KEY.test(k)) out[k] = withoutSecrets(v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The fields that differ between two views of an object, as `{ before, after }`, secrets left
+ * out. A creation passes `before` null (every field is "after"), a removal `after` null. Null
+ * when nothing changed.
+ */
+export function changesOf(
+  before: Record<string, unknown> | null | undefined,
+  after: Record<string, unknown> | null | undefined,
+  ignore: readonly string[] = ['updated_at', 'created_at', 'id'],
+): ActivityEntry['changes'] {
+  const b = (withoutSecrets(before ?? {}) as Record<string, unknown>) ?? {};
+  const a = (withoutSecrets(after ?? {}) as Record<string, unknown>) ?? {};
+  const keys = new Set([...Object.keys(b), ...Object.keys(a)].filter((k) => !ignore.includes(k)));
+  const changedBefore: Record<string, unknown> = {};
+  const changedAfter: Record<string, unknown> = {};
+  for (const k of keys) {
+    if (JSON.stringify(b[k]) === JSON.stringify(a[k])) continue;
+    if (before && k in b) changedBefore[k] = b[k];
+    if (after && k in a) changedAfter[k] = a[k];
+  }
+  if (!Object.keys(changedBefore).length && !Object.keys(changedAfter).length) return null;
+  return {
+    ...(before ? { before: changedBefore } : {}),
+    ...(after ? { after: changedAfter } : {}),
+  };
+}
