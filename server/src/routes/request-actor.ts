@@ -20,3 +20,22 @@ export function actorOf(request: FastifyRequest): ActivityActor {
 export function logActivity(request: FastifyRequest, entry: ActivityEntry): Promise<void> {
   return recordActivity(request.server.ctx.db, actorOf(request), entry);
 }
+
+/**
+ * An export's rows, recorded in the log when the stream ends or is cut short: the entry then
+ * carries the row count (known only at the end), and whether the download completed. The log
+ * is append-only, so the entry cannot be written first and completed later.
+ */
+export async function* loggedExport(
+  request: FastifyRequest,
+  rows: AsyncIterable<string>,
+  entryOf: (complete: boolean) => ActivityEntry,
+): AsyncGenerator<string> {
+  let complete = false;
+  try {
+    yield* rows;
+    complete = true;
+  } finally {
+    await logActivity(request, entryOf(complete)).catch((err: unknown) => request.log.warn({ err }, 'activity log: export entry not stored'));
+  }
+}

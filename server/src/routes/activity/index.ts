@@ -5,7 +5,7 @@ import { activityCsvQuerySchema, activityPageSchema, activityQuerySchema, campai
 import { idParamsSchema } from '@masivo/contract/common';
 import { exportActivityCsv, listActivity } from '../../services/activity/activity-queries';
 import { loadCampaignRow } from '../../services/campaigns/campaign-queries';
-import { logActivity } from '../request-actor';
+import { loggedExport } from '../request-actor';
 
 const tags = ['activity'];
 
@@ -31,27 +31,18 @@ export default async function activityRoutes(fastify: FastifyInstance) {
       const { format, ...filter } = request.query;
       const counted = { rows: 0 };
       const rows = exportActivityCsv(ctx.db, { orgId: request.orgId, filter, format, counted });
-      // The export is itself an entry, written when the stream ends (or is cut short) so it
-      // carries the row count; the log is append-only, so it cannot be completed afterwards.
-      async function* logged() {
-        let complete = false;
-        try {
-          yield* rows;
-          complete = true;
-        } finally {
-          await logActivity(request, {
-            action: 'activity.export',
-            target: { type: 'activity', id: request.orgId, name: 'Registro de actividad' },
-            detail: { filter, format, rows: counted.rows, complete },
-          }).catch((err: unknown) => request.log.warn({ err }, 'activity log: export entry not stored'));
-        }
-      }
+      // The export is itself an entry, with its filter and row count.
+      const logged = loggedExport(request, rows, (complete) => ({
+        action: 'activity.export',
+        target: { type: 'activity', id: request.orgId, name: 'Registro de actividad' },
+        detail: { filter, format, rows: counted.rows, complete },
+      }));
       const date = new Date().toISOString().slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="actividad-${date}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(logged()));
+        .send(Readable.from(logged));
     },
   );
 

@@ -12,7 +12,7 @@ import {
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
 import { can } from '@masivo/contract/organizations';
 import { listMessages } from '../../services/campaigns/campaign-messages';
-import { getCampaign, listCampaigns } from '../../services/campaigns/campaign-queries';
+import { getCampaign, listCampaigns, loadCampaignRow } from '../../services/campaigns/campaign-queries';
 import { createCampaign } from '../../services/campaigns/create-campaign';
 import { deleteCampaign } from '../../services/campaigns/delete-campaign';
 import { pauseCampaign } from '../../services/campaigns/pause-campaign';
@@ -20,11 +20,21 @@ import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed
 import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
 import { forbidden } from '../../lib/errors';
+import { changesOf } from '../../services/activity/activity-log';
+import { logActivity } from '../request-actor';
 import preflightRoutes from './preflight';
 import campaignStatsRoutes from './stats';
 import campaignResultsRoutes from './results';
 
 const tags = ['campaigns'];
+
+type CampaignView = { id: number; name: string; status: string } & Record<string, unknown>;
+
+/** The campaign as an activity-log target: its id and its name at the time. */
+export const campaignTarget = (c: { id: number; name: string }) => ({ type: 'campaign', id: c.id, name: c.name });
+
+/** Only the named fields of two views of a campaign, so counters moving meanwhile stay out. */
+const fieldsOf = (c: CampaignView, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, c[k] ?? null]));
 
 /** Spec §7 "Campaigns": thin handlers; every rule lives in services/campaigns. */
 export default async function campaignRoutes(fastify: FastifyInstance) {
@@ -38,9 +48,15 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     listCampaigns(ctx.db, request.orgId),
   );
 
-  app.post('/', { config: { permission: 'campaigns.edit' }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
-    reply.code(201).send(await createCampaign(ctx, request.orgId, request.body)),
-  );
+  app.post('/', { config: { permission: 'campaigns.edit' }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
+    const created = await createCampaign(ctx, request.orgId, request.body);
+    await logActivity(request, {
+      action: 'campaign.create',
+      target: campaignTarget(created),
+      changes: changesOf(null, fieldsOf(created, ['name', 'status', ...Object.keys(request.body)])),
+    });
+    return reply.code(201).send(created);
+  });
 
   app.get('/:id', { config: { permission: 'campaigns.view' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     getCampaign(ctx.db, request.orgId, request.params.id),
@@ -49,32 +65,71 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   app.put(
     '/:id',
     { config: { permission: 'campaigns.edit' }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
-    (request) => updateCampaign(ctx, request.orgId, request.params.id, request.body),
+    async (request) => {
+      const before = await getCampaign(ctx.db, request.orgId, request.params.id);
+      const after = await updateCampaign(ctx, request.orgId, request.params.id, request.body);
+      const keys = ['name', 'status', ...Object.keys(request.body)];
+      // Saving a date moves a draft to "scheduled": that edit is the campaign's scheduling.
+      const scheduled = after.status === 'scheduled' && (before.status !== 'scheduled' || before.scheduled_at !== after.scheduled_at);
+      await logActivity(request, {
+        action: scheduled ? 'campaign.schedule' : 'campaign.update',
+        target: campaignTarget(after),
+        changes: changesOf(fieldsOf(before, keys), fieldsOf(after, keys)),
+      });
+      return after;
+    },
   );
 
   app.delete('/:id', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
     await deleteCampaign(ctx, request.orgId, request.params.id);
+    await logActivity(request, { action: 'campaign.delete', target: campaignTarget(before), changes: { before: { status: before.status } } });
     return { success: true as const, message: 'Campaña eliminada exitosamente' };
   });
 
-  app.post('/:id/start', { config: { permission: 'campaigns.start' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) => {
+  app.post('/:id/start', { config: { permission: 'campaigns.start' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
     // An Editor may only ask for a start, which another member approves.
     if (!can(request.role, 'campaigns.send')) throw forbidden(request.role);
-    return startCampaign(ctx, request.orgId, request.params.id);
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await startCampaign(ctx, request.orgId, request.params.id);
+    await logActivity(request, {
+      action: before.status === 'paused' ? 'campaign.resume' : 'campaign.start',
+      target: campaignTarget(after),
+      changes: { before: { status: before.status }, after: { status: after.status } },
+    });
+    return after;
   });
 
-  app.post('/:id/pause', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    pauseCampaign(ctx, request.orgId, request.params.id),
-  );
+  app.post('/:id/pause', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await pauseCampaign(ctx, request.orgId, request.params.id);
+    await logActivity(request, {
+      action: 'campaign.pause',
+      target: campaignTarget(after),
+      changes: { before: { status: before.status }, after: { status: after.status } },
+    });
+    return after;
+  });
 
-  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    retryFailed(ctx, request.orgId, request.params.id),
-  );
+  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await retryFailed(ctx, request.orgId, request.params.id);
+    await logActivity(request, {
+      action: 'campaign.retry',
+      target: campaignTarget(after),
+      changes: changesOf({ status: before.status, failed_count: before.failedCount }, { status: after.status, failed_count: after.failed_count }),
+    });
+    return after;
+  });
 
   app.post(
     '/:id/retry-unknown',
     { config: { permission: 'campaigns.send' }, schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
-    (request) => retryUnknown(ctx, request.orgId, request.params.id),
+    async (request) => {
+      const after = await retryUnknown(ctx, request.orgId, request.params.id);
+      await logActivity(request, { action: 'campaign.retry_unknown', target: campaignTarget(after) });
+      return after;
+    },
   );
 
   app.get(

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Role } from '@masivo/contract/organizations';
 import { jsonParam, rowsOf, type Queryable } from '../../db/sql';
 
@@ -82,4 +82,24 @@ export function changesOf(
     ...(before ? { before: changedBefore } : {}),
     ...(after ? { after: changedAfter } : {}),
   };
+}
+
+/**
+ * A campaign status write by the engine, with its log entries in the same statement: `update`
+ * is an UPDATE of campaigns ending in `returning id, user_id, name, status, <old status> as
+ * old_status`. Each moved campaign gets one "sistema" entry in its organisation (campaigns.user_id
+ * is the organisation), unless its status did not actually change (a paused campaign given a
+ * more precise reason). One statement per transition, never per message: the send path only
+ * reaches here when a campaign changes status. Returns the moved campaigns' ids.
+ */
+export function withSystemEntries(update: SQL, log: { action: string; reason?: string | null }): SQL {
+  const detail = log.reason ? jsonParam({ reason: log.reason }) : sql`null::jsonb`;
+  return sql`with moved as (${update}),
+    logged as (
+      insert into activity_log (organization_id, actor_name, action, target_type, target_id, target_name, changes, detail)
+      select user_id, 'sistema', ${log.action}, 'campaign', id::text, name,
+             jsonb_build_object('before', jsonb_build_object('status', old_status), 'after', jsonb_build_object('status', status)),
+             ${detail}
+      from moved where old_status is distinct from status)
+    select id from moved`;
 }
