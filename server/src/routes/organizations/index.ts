@@ -11,6 +11,8 @@ import {
   updateMemberSchema,
   type Role,
 } from '@masivo/contract/organizations';
+import { changesOf } from '../../services/activity/activity-log';
+import { logActivity } from '../request-actor';
 import { createOrganizationsService } from '../../services/organizations/organizations-service';
 
 const tags = ['organizations'];
@@ -73,6 +75,15 @@ export default async function organizationRoutes(fastify: FastifyInstance) {
   app.put(
     '/organization/settings',
     { config: { permission: 'organization.manage' }, schema: { tags, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema } } },
-    (req) => orgs.updateSettings(req.orgId, req.body),
+    async (req) => {
+      const before = await orgs.settings(req.orgId);
+      const after = await orgs.updateSettings(req.orgId, req.body);
+      await logActivity(req, {
+        action: 'organization.settings',
+        target: { type: 'organization', id: req.orgId, name: 'Configuración de la organización' },
+        changes: changesOf(before, after),
+      });
+      return after;
+    },
   );
 }
