@@ -12,6 +12,7 @@ describe('sidebar', () => {
       'Templates',
       'Blacklist',
       'Tarifas',
+      'Registro de actividad',
     ]);
   });
 

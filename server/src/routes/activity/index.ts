@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityCsvQuerySchema, activityPageSchema, activityQuerySchema, campaignActivityQuerySchema } from '@masivo/contract/activity';
 import { idParamsSchema } from '@masivo/contract/common';
+import { can } from '@masivo/contract/organizations';
 import { exportActivityCsv, listActivity } from '../../services/activity/activity-queries';
 import { loadCampaignRow } from '../../services/campaigns/campaign-queries';
 import { loggedExport } from '../request-actor';
@@ -55,11 +56,15 @@ export default async function activityRoutes(fastify: FastifyInstance) {
     async (request) => {
       // Another organisation's campaign is a 404, as on every campaign route.
       const campaign = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
-      return listActivity(ctx.db, request.orgId, {
+      const page = await listActivity(ctx.db, request.orgId, {
         ...request.query,
         target_type: 'campaign',
         target_id: String(campaign.id),
       });
+      // Whoever can see the campaign sees its history; where members connect from stays with
+      // those who manage the organisation.
+      if (can(request.role, 'organization.manage')) return page;
+      return { ...page, items: page.items.map((e) => ({ ...e, ip: null, user_agent: null })) };
     },
   );
 }

@@ -1,4 +1,4 @@
-import { Ban, FileText, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2 } from 'lucide-react';
+import { Ban, FileText, History, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2 } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation } from 'react-router';
@@ -16,6 +16,7 @@ export const NAV_ITEMS = [
   { label: 'Templates', href: '/templates', icon: FileText },
   { label: 'Blacklist', href: '/blacklist', icon: Ban },
   { label: 'Tarifas', href: '/pricing', icon: Receipt },
+  { label: 'Registro de actividad', href: '/activity', icon: History },
 ] as const;
 
 /** Spec: an item is highlighted when the path equals its href or starts with it. */
