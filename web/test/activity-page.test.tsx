@@ -43,10 +43,11 @@ describe('ActivityPage', () => {
       'GET /api/activity.csv': () => ({ body: '' }),
     });
     renderAt('/activity', <ActivityPage />);
-    expect(await screen.findByText('Pausó la campaña')).toBeTruthy();
-    expect(screen.getByText('Gestor de campañas')).toBeTruthy();
-    expect(screen.getByText('Promo otoño', { selector: 'span' })).toBeTruthy();
-    expect(screen.getByText('Campaña completada')).toBeTruthy();
+    expect(await screen.findAllByTestId('activity-entry')).toHaveLength(3);
+    expect(screen.getByText('Pausó la campaña', { selector: 'td' })).toBeTruthy();
+    expect(screen.getByText('Gestor de campañas', { selector: 'span' })).toBeTruthy();
+    expect(screen.getAllByText('Promo otoño', { selector: 'span' })).toHaveLength(2);
+    expect(screen.getByText('Campaña completada', { selector: 'td' })).toBeTruthy();
     const denied = screen.getByTestId('activity-denied');
     expect(denied.textContent).toContain('Denegado');
     expect(denied.textContent).toContain('Rol sin permiso');
