@@ -13,6 +13,7 @@ describe('sidebar', () => {
       'Blacklist',
       'Tarifas',
       'Organización',
+      'Registro de actividad',
     ]);
   });
 

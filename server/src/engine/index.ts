@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { JobRunner, pruneFinishedJobs } from '../jobs/index';
+import { activityRetention } from './activity-retention';
 import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
 import { kommoSyncQueue } from './kommo-sync/sync-runner';
@@ -19,6 +20,7 @@ const STARTERS: Starter[] = [
     const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId, stopTimeoutMs: 3_000 });
     runner.queue(kommoSyncQueue(ctx));
     registerKommoWriteback(runner, ctx);
+    runner.periodic(activityRetention(ctx));
     runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
     const engine = startCampaignEngine(ctx, {}, runner);
     await runner.start();

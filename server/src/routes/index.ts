@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import activityRoutes from './activity/index';
 import authRoutes from './auth/index';
 import blacklistRoutes from './blacklist/index';
 import campaignRoutes from './campaigns/index';
@@ -34,4 +35,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(kommoWritebackRoutes, { prefix: '/api' });
   await app.register(organizationRoutes, { prefix: '/api' });
   await app.register(invitationRoutes, { prefix: '/api' });
+  await app.register(activityRoutes, { prefix: '/api' });
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ActivityActor } from '../services/activity/activity-log';
+import { recordActivity, type ActivityActor, type ActivityEntry } from '../services/activity/activity-log';
 
 /** The member behind a request, as the activity log records them. */
 export function actorOf(request: FastifyRequest): ActivityActor {
@@ -11,4 +11,31 @@ export function actorOf(request: FastifyRequest): ActivityActor {
     ip: request.ip,
     userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null,
   };
+}
+
+/**
+ * Records what the request's member just did. Called after the action succeeded, so a refused
+ * or failed call leaves no "done" entry; awaited, so the answer only comes once it is kept.
+ */
+export function logActivity(request: FastifyRequest, entry: ActivityEntry): Promise<void> {
+  return recordActivity(request.server.ctx.db, actorOf(request), entry);
+}
+
+/**
+ * An export's rows, recorded in the log when the stream ends or is cut short: the entry then
+ * carries the row count (known only at the end), and whether the download completed. The log
+ * is append-only, so the entry cannot be written first and completed later.
+ */
+export async function* loggedExport(
+  request: FastifyRequest,
+  rows: AsyncIterable<string>,
+  entryOf: (complete: boolean) => ActivityEntry,
+): AsyncGenerator<string> {
+  let complete = false;
+  try {
+    yield* rows;
+    complete = true;
+  } finally {
+    await logActivity(request, entryOf(complete)).catch((err: unknown) => request.log.warn({ err }, 'activity log: export entry not stored'));
+  }
 }

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { ActivityPage } from '../features/activity/components/activity-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { BlacklistPage } from '../features/blacklist/components/blacklist-page';
@@ -39,6 +40,7 @@ export function AppRoutes() {
         <Route path="/blacklist" element={<Titled title="Blacklist"><BlacklistPage /></Titled>} />
         <Route path="/pricing" element={<Titled title="Tarifas"><PricingPage /></Titled>} />
         <Route path="/organization" element={<Titled title="Organización"><OrganizationPage /></Titled>} />
+        <Route path="/activity" element={<Titled title="Registro de actividad"><ActivityPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

@@ -4,6 +4,7 @@ import { campaigns } from '../../db/schema/index';
 import { AppError } from '../../lib/errors';
 import { markStaleInFlightUnknown } from '../../services/campaigns/recipient-transitions';
 import { pgCode, retryOnConflict } from '../../db/sql';
+import { recordActivity, SYSTEM } from '../../services/activity/activity-log';
 import {
   activate,
   completeFinished,
@@ -80,6 +81,11 @@ async function startOne(ctx: AppContext, row: typeof campaigns.$inferSelect, log
   for (let attempt = 1; ; attempt++) {
     try {
       await activate(ctx.db, row, ['scheduled']);
+      await recordActivity(ctx.db, SYSTEM(row.userId), {
+        action: 'campaign.scheduled_start',
+        target: { type: 'campaign', id: row.id, name: row.name },
+        changes: { before: { status: 'scheduled' } },
+      }).catch((err: unknown) => log(`campaign ${row.id}: activity entry not stored`, err));
       return true;
     } catch (err) {
       if (err instanceof AppError) {

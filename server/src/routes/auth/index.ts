@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { createInvitationsService } from '../../services/invitations/invitations-service';
 import { createOrganizationsService } from '../../services/organizations/organizations-service';
+import { recordSignIn, recordFailedSignIn } from '../../services/activity/sign-in-activity';
 
 export default async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -29,7 +30,20 @@ export default async function authRoutes(fastify: FastifyInstance) {
   app.post(
     '/login',
     { config: { public: true }, schema: { tags: ['auth'], body: loginSchema, response: { 200: authResponseSchema } } },
-    async (request) => auth.login(request.body, request.ip),
+    async (request) => {
+      const agent = request.headers['user-agent'];
+      const from = { ip: request.ip, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null };
+      let result;
+      try {
+        result = await auth.login(request.body, request.ip);
+      } catch (err) {
+        // Only a wrong e-mail or password; a throttled attempt (429) checked nothing.
+        if (err instanceof AppError && err.statusCode === 401) await recordFailedSignIn(fastify.ctx, request.body.email, from);
+        throw err;
+      }
+      await recordSignIn(fastify.ctx, result.token, from);
+      return result;
+    },
   );
 
   app.get('/me', { config: { permission: 'member' }, schema: { tags: ['auth'], response: { 200: userSchema } } }, async (request) =>

@@ -10,6 +10,7 @@ import {
   blacklistSearchQuerySchema,
 } from '@masivo/contract/blacklist';
 import { accountParamsSchema } from '@masivo/contract/contacts';
+import { logActivity } from '../request-actor';
 import { createBlacklistService } from '../../services/blacklist/blacklist-service';
 
 /** Spec §7 "Blacklist", under /api/blacklist. */
@@ -25,7 +26,15 @@ export default async function blacklistRoutes(fastify: FastifyInstance) {
   app.post(
     '/:accountId',
     { config: { permission: 'blacklist.add', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, body: addBlacklistSchema, response: { 201: blacklistEntrySchema } } },
-    async (req, reply) => reply.code(201).send(await service.add(req.orgId, req.params.accountId, req.body)),
+    async (req, reply) => {
+      const entry = await service.add(req.orgId, req.params.accountId, req.body);
+      await logActivity(req, {
+        action: 'blacklist.add',
+        target: { type: 'blacklist', id: entry.id, name: entry.phone },
+        detail: { kommo_account_id: req.params.accountId, reason: entry.reason },
+      });
+      return reply.code(201).send(entry);
+    },
   );
 
   app.get(
@@ -44,7 +53,12 @@ export default async function blacklistRoutes(fastify: FastifyInstance) {
     '/:accountId/:blacklistId',
     { config: { permission: 'blacklist.remove', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: z.object({ accountId: idSchema, blacklistId: idSchema }), response: { 200: okSchema } } },
     async (req) => {
-      await service.remove(req.orgId, req.params.accountId, req.params.blacklistId);
+      const { phone } = await service.remove(req.orgId, req.params.accountId, req.params.blacklistId);
+      await logActivity(req, {
+        action: 'blacklist.remove',
+        target: { type: 'blacklist', id: req.params.blacklistId, name: phone },
+        detail: { kommo_account_id: req.params.accountId },
+      });
       return { success: true as const, message: 'Número removido de blacklist exitosamente' };
     },
   );

@@ -13,7 +13,7 @@ import {
 } from '@masivo/contract/campaigns';
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
 import { listMessages } from '../../services/campaigns/campaign-messages';
-import { getCampaign, listCampaigns } from '../../services/campaigns/campaign-queries';
+import { getCampaign, listCampaigns, loadCampaignRow } from '../../services/campaigns/campaign-queries';
 import { createCampaign } from '../../services/campaigns/create-campaign';
 import { deleteCampaign } from '../../services/campaigns/delete-campaign';
 import { pauseCampaign } from '../../services/campaigns/pause-campaign';
@@ -21,7 +21,8 @@ import { retryFailed, retryUnknown } from '../../services/campaigns/retry-failed
 import { startCampaign } from '../../services/campaigns/start-campaign';
 import { updateCampaign } from '../../services/campaigns/update-campaign';
 import { approveCampaign, rejectCampaign, type Approver } from '../../services/campaigns/campaign-approvals';
-import { actorOf } from '../request-actor';
+import { changesOf } from '../../services/activity/activity-log';
+import { actorOf, logActivity } from '../request-actor';
 import preflightRoutes from './preflight';
 import campaignStatsRoutes from './stats';
 import campaignResultsRoutes from './results';
@@ -30,6 +31,14 @@ const tags = ['campaigns'];
 
 /** The deciding member (a route behind a permission always has one). */
 const approverOf = (request: FastifyRequest): Approver => ({ ...actorOf(request), userId: request.userId });
+
+type CampaignView = { id: number; name: string; status: string } & Record<string, unknown>;
+
+/** The campaign as an activity-log target: its id and its name at the time. */
+export const campaignTarget = (c: { id: number; name: string }) => ({ type: 'campaign', id: c.id, name: c.name });
+
+/** Only the named fields of two views of a campaign, so counters moving meanwhile stay out. */
+const fieldsOf = (c: CampaignView, keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, c[k] ?? null]));
 
 /** Spec §7 "Campaigns": thin handlers; every rule lives in services/campaigns. */
 export default async function campaignRoutes(fastify: FastifyInstance) {
@@ -43,9 +52,15 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     listCampaigns(ctx.db, request.orgId),
   );
 
-  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) =>
-    reply.code(201).send(await createCampaign(ctx, request.orgId, request.body, actorOf(request))),
-  );
+  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
+    const created = await createCampaign(ctx, request.orgId, request.body, actorOf(request));
+    await logActivity(request, {
+      action: 'campaign.create',
+      target: campaignTarget(created),
+      changes: changesOf(null, fieldsOf(created, ['name', 'status', ...Object.keys(request.body)])),
+    });
+    return reply.code(201).send(created);
+  });
 
   app.get('/:id', { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
     getCampaign(ctx.db, request.orgId, request.params.id),
@@ -54,18 +69,41 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   app.put(
     '/:id',
     { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' }, body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
-    (request) => updateCampaign(ctx, request.orgId, request.params.id, request.body, actorOf(request)),
+    async (request) => {
+      const before = await getCampaign(ctx.db, request.orgId, request.params.id);
+      const after = await updateCampaign(ctx, request.orgId, request.params.id, request.body, actorOf(request));
+      const keys = ['name', 'status', ...Object.keys(request.body)];
+      // Saving a date moves a draft to "scheduled": that edit is the campaign's scheduling.
+      const scheduled = after.status === 'scheduled' && (before.status !== 'scheduled' || before.scheduled_at !== after.scheduled_at);
+      await logActivity(request, {
+        action: scheduled ? 'campaign.schedule' : 'campaign.update',
+        target: campaignTarget(after),
+        changes: changesOf(fieldsOf(before, keys), fieldsOf(after, keys)),
+      });
+      return after;
+    },
   );
 
   app.delete('/:id', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
     await deleteCampaign(ctx, request.orgId, request.params.id);
+    await logActivity(request, { action: 'campaign.delete', target: campaignTarget(before), changes: { before: { status: before.status } } });
     return { success: true as const, message: 'Campaña eliminada exitosamente' };
   });
 
   // An Editor's start always asks for approval; the others' when the organisation's setting says so.
-  app.post('/:id/start', { config: { permission: 'campaigns.start', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    startCampaign(ctx, request.orgId, request.params.id, actorOf(request)),
-  );
+  app.post('/:id/start', { config: { permission: 'campaigns.start', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await startCampaign(ctx, request.orgId, request.params.id, actorOf(request));
+    // A start held for approval is recorded by the approval itself (campaign.approval_requested).
+    if (after.status === 'pending_approval') return after;
+    await logActivity(request, {
+      action: before.status === 'paused' ? 'campaign.resume' : 'campaign.start',
+      target: campaignTarget(after),
+      changes: { before: { status: before.status }, after: { status: after.status } },
+    });
+    return after;
+  });
 
   // Two-person approval: neither the campaign's creator nor the requester may decide (403).
   app.post(
@@ -80,18 +118,36 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     (request) => rejectCampaign(ctx, approverOf(request), request.params.id, request.body),
   );
 
-  app.post('/:id/pause', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    pauseCampaign(ctx, request.orgId, request.params.id),
-  );
+  app.post('/:id/pause', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await pauseCampaign(ctx, request.orgId, request.params.id);
+    await logActivity(request, {
+      action: 'campaign.pause',
+      target: campaignTarget(after),
+      changes: { before: { status: before.status }, after: { status: after.status } },
+    });
+    return after;
+  });
 
-  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, (request) =>
-    retryFailed(ctx, request.orgId, request.params.id),
-  );
+  app.post('/:id/retry-failed', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
+    const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
+    const after = await retryFailed(ctx, request.orgId, request.params.id);
+    await logActivity(request, {
+      action: 'campaign.retry',
+      target: campaignTarget(after),
+      changes: changesOf({ status: before.status, failed_count: before.failedCount }, { status: after.status, failed_count: after.failed_count }),
+    });
+    return after;
+  });
 
   app.post(
     '/:id/retry-unknown',
     { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, body: retryUnknownSchema, response: { 200: campaignSchema } } },
-    (request) => retryUnknown(ctx, request.orgId, request.params.id),
+    async (request) => {
+      const after = await retryUnknown(ctx, request.orgId, request.params.id);
+      await logActivity(request, { action: 'campaign.retry_unknown', target: campaignTarget(after) });
+      return after;
+    },
   );
 
   app.get(

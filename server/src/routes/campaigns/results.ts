@@ -10,6 +10,7 @@ import {
 } from '@masivo/contract/campaigns';
 import { idParamsSchema } from '@masivo/contract/common';
 import { countFollowUp, createFollowUp } from '../../services/campaigns/follow-up';
+import { loggedExport, logActivity } from '../request-actor';
 import { exportResultsCsv, resultsExportPlan, resultsFileName } from '../../services/campaigns/results-export';
 
 const tags = ['campaigns'];
@@ -21,11 +22,19 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/:id/results.csv',
-    { config: { permission: 'contacts.export', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
+    { config: { permission: 'contacts.export', scope: { params: { id: 'campaign' } }, activity: 'campaign.results_export' }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
     async (request, reply) => {
       // Everything that can refuse (missing campaign, bad group) runs before the first byte.
       const { campaign, where } = await resultsExportPlan(ctx.db, request.orgId, request.params.id, request.query);
-      const stream = Readable.from(exportResultsCsv(ctx.db, { userId: request.orgId, campaign, where, format: request.query.format }));
+      const counted = { rows: 0 };
+      const rows = exportResultsCsv(ctx.db, { userId: request.orgId, campaign, where, format: request.query.format, counted });
+      const stream = Readable.from(
+        loggedExport(request, rows, (complete) => ({
+          action: 'campaign.results_export',
+          target: { type: 'campaign', id: campaign.id, name: campaign.name },
+          detail: { filter: request.query, rows: counted.rows, complete },
+        })),
+      );
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${resultsFileName(campaign)}"`)
@@ -43,6 +52,14 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
   app.post(
     '/:id/follow-up',
     { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, body: createFollowUpSchema, response: { 201: campaignSchema } } },
-    async (request, reply) => reply.code(201).send(await createFollowUp(ctx, request.orgId, request.params.id, request.body)),
+    async (request, reply) => {
+      const created = await createFollowUp(ctx, request.orgId, request.params.id, request.body);
+      await logActivity(request, {
+        action: 'campaign.follow_up',
+        target: { type: 'campaign', id: created.id, name: created.name },
+        detail: { source_campaign_id: request.params.id, group: request.body },
+      });
+      return reply.code(201).send(created);
+    },
   );
 }

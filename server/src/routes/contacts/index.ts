@@ -24,6 +24,7 @@ import {
 import { createContactsService } from '../../services/contacts/contacts-service';
 import type { ScreenCount } from '../../services/contacts/count-cache';
 import { badRequest } from '../../lib/errors';
+import { loggedExport } from '../request-actor';
 import { exportContactsCsv } from '../../services/contacts/contact-export';
 
 type FilterQuery = z.output<typeof contactFilterQuerySchema>;
@@ -147,7 +148,15 @@ export default async function contactRoutes(fastify: FastifyInstance) {
       const body = exportBodySchema.parse(req.body ?? {});
       const fieldNames = await contacts.exportFieldNames(req.orgId, account.id);
       const date = new Date().toISOString().slice(0, 10);
-      const stream = Readable.from(exportContactsCsv(app.ctx.db, { userId: req.orgId, accountId: account.id, filter: body, fieldNames, format: body.format }));
+      const counted = { rows: 0 };
+      const rows = exportContactsCsv(app.ctx.db, { userId: req.orgId, accountId: account.id, filter: body, fieldNames, format: body.format, counted });
+      const stream = Readable.from(
+        loggedExport(req, rows, (complete) => ({
+          action: 'contacts.export',
+          target: { type: 'kommo_account', id: account.id, name: account.subdomain },
+          detail: { filter: body, rows: counted.rows, complete },
+        })),
+      );
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contactos-${account.subdomain}-${date}.csv"`)

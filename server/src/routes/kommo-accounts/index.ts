@@ -13,6 +13,8 @@ import {
   syncStatusSchema,
   updateKommoAccountSchema,
 } from '@masivo/contract/kommo-accounts';
+import { changesOf } from '../../services/activity/activity-log';
+import { logActivity } from '../request-actor';
 import { createKommoAccountsService } from '../../services/kommo-accounts/kommo-accounts-service';
 
 /** Spec §7 "CRM accounts", under /api/kommo. */
@@ -20,6 +22,12 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const accounts = createKommoAccountsService(app.ctx);
   const tags = ['kommo'];
+  /** What the log keeps of an account: its settings, never its token, nor its sync progress. */
+  const settingsOf = (a: Record<string, unknown>) => {
+    const { sync_status: _s, sync_total_contacts: _t, sync_progress_contacts: _p, last_sync_at: _l, ...rest } = a;
+    return rest;
+  };
+  const target = (a: { id: number; subdomain: string }) => ({ type: 'kommo_account', id: a.id, name: a.subdomain });
 
   app.get('/accounts', { config: { permission: 'campaigns.view', scope: { list: { field: 'id', kind: 'kommo' } } }, schema: { tags, response: { 200: z.array(kommoAccountSchema) } } }, (req) =>
     accounts.list(req.orgId),
@@ -32,17 +40,28 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   app.post(
     '/accounts',
     { config: { permission: 'connections.manage' }, schema: { tags, body: createKommoAccountSchema, response: { 201: kommoAccountSchema } } },
-    async (req, reply) => reply.code(201).send(await accounts.create(req.orgId, req.body)),
+    async (req, reply) => {
+      const created = await accounts.create(req.orgId, req.body);
+      await logActivity(req, { action: 'kommo_account.create', target: target(created), changes: changesOf(null, settingsOf(created)) });
+      return reply.code(201).send(created);
+    },
   );
 
   app.put(
     '/accounts/:id',
     { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, body: updateKommoAccountSchema, response: { 200: kommoAccountSchema } } },
-    (req) => accounts.update(req.orgId, req.params.id, req.body),
+    async (req) => {
+      const before = await accounts.get(req.orgId, req.params.id);
+      const after = await accounts.update(req.orgId, req.params.id, req.body);
+      await logActivity(req, { action: 'kommo_account.update', target: target(after), changes: changesOf(settingsOf(before), settingsOf(after)) });
+      return after;
+    },
   );
 
   app.delete('/accounts/:id', { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, async (req) => {
+    const before = await accounts.get(req.orgId, req.params.id);
     await accounts.remove(req.orgId, req.params.id);
+    await logActivity(req, { action: 'kommo_account.delete', target: target(before), changes: changesOf(settingsOf(before), null) });
     return { success: true as const, message: 'Cuenta eliminada exitosamente' };
   });
 

@@ -11,9 +11,9 @@ import {
   updateMemberSchema,
   type Role,
 } from '@masivo/contract/organizations';
-import { recordActivity } from '../../services/activity/activity-log';
+import { changesOf, recordActivity } from '../../services/activity/activity-log';
 import { createOrganizationsService } from '../../services/organizations/organizations-service';
-import { actorOf } from '../request-actor';
+import { actorOf, logActivity } from '../request-actor';
 
 const tags = ['organizations'];
 const userParams = z.object({ userId: idSchema });
@@ -88,6 +88,15 @@ export default async function organizationRoutes(fastify: FastifyInstance) {
   app.put(
     '/organization/settings',
     { config: { permission: 'organization.manage' }, schema: { tags, body: organizationSettingsSchema, response: { 200: organizationSettingsSchema } } },
-    (req) => orgs.updateSettings(req.orgId, req.body),
+    async (req) => {
+      const before = await orgs.settings(req.orgId);
+      const after = await orgs.updateSettings(req.orgId, req.body);
+      await logActivity(req, {
+        action: 'organization.settings',
+        target: { type: 'organization', id: req.orgId, name: 'Configuración de la organización' },
+        changes: changesOf(before, after),
+      });
+      return after;
+    },
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { okSchema } from '@masivo/contract/common';
 import { rateCardSchema, rateCardUploadErrorSchema, rateCardUploadSchema } from '@masivo/contract/pricing';
+import { logActivity } from '../request-actor';
 import { createRateCardService, describeCard } from '../../services/pricing/rate-card-service';
 
 /** Cost up front: the signed-in user's rate card, under /api/pricing. */
@@ -24,6 +25,7 @@ export default async function pricingRoutes(fastify: FastifyInstance) {
     '/csv',
     { config: { permission: 'connections.manage' }, schema: { tags, body: rateCardUploadSchema, response: { 200: rateCardSchema, 400: rateCardUploadErrorSchema } } },
     async (req, reply) => {
+      const before = await service.get(req.orgId);
       const result = await service.upload(req.orgId, req.body.csv);
       if (!result.ok) {
         const n = result.errors.length;
@@ -32,12 +34,28 @@ export default async function pricingRoutes(fastify: FastifyInstance) {
           errors: result.errors,
         });
       }
-      return describeCard(result.card, new Date());
+      const after = describeCard(result.card, new Date());
+      // A rate card has thousands of cells: the log keeps its size and origin, not every rate.
+      await logActivity(req, {
+        action: 'pricing.upload',
+        target: { type: 'rate_card', id: req.orgId, name: 'Tarifa' },
+        changes: {
+          before: { is_default: before.is_default, rates: before.rates.length, updated_at: before.updated_at },
+          after: { is_default: after.is_default, rates: after.rates.length, updated_at: after.updated_at },
+        },
+      });
+      return after;
     },
   );
 
   app.delete('/', { config: { permission: 'connections.manage' }, schema: { tags, response: { 200: okSchema } } }, async (req) => {
+    const before = await service.get(req.orgId);
     await service.reset(req.orgId);
+    await logActivity(req, {
+      action: 'pricing.reset',
+      target: { type: 'rate_card', id: req.orgId, name: 'Tarifa' },
+      changes: { before: { is_default: before.is_default, rates: before.rates.length }, after: { is_default: true } },
+    });
     return { success: true as const, message: 'Se restauró la tarifa de Meta incluida en la consola' };
   });
 }

@@ -74,17 +74,19 @@ export function createBlacklistService(db: Db) {
       return toEntry(row);
     },
 
-    async remove(userId: number, accountId: number, id: number): Promise<void> {
+    /** Returns the number removed, for the activity log. */
+    async remove(userId: number, accountId: number, id: number): Promise<{ phone: string }> {
       await ownedAccount(db, userId, accountId);
-      await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const deleted = await tx
           .delete(blacklist)
           .where(and(owned(userId, accountId), eq(blacklist.id, id)))
-          .returning({ phoneKey: blacklist.phoneKey });
+          .returning({ phoneKey: blacklist.phoneKey, phone: blacklist.phone });
         if (deleted.length === 0) throw notFound('Número no encontrado en la blacklist');
         // The operator lifts the block on purpose (the person asked to hear again): a WhatsApp
         // opt-out of the same person, kept per tenant, goes too, or it would still block them.
         await tx.delete(optOuts).where(and(eq(optOuts.userId, userId), eq(optOuts.phoneKey, deleted[0]!.phoneKey)));
+        return { phone: deleted[0]!.phone };
       });
     },
 

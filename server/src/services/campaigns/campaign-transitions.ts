@@ -10,6 +10,7 @@ import {
 import type { Db } from '../../db/client';
 import { campaigns, whatsappAccounts } from '../../db/schema/index';
 import { rowsOf, type Queryable } from '../../db/sql';
+import { withSystemEntries } from '../activity/activity-log';
 import { conflict, type AppError } from '../../lib/errors';
 import { assertTemplateUsable } from '../variables/template-readiness';
 import { loadCampaignRow } from './campaign-queries';
@@ -40,6 +41,9 @@ import { recordActivity, SYSTEM } from '../activity/activity-log';
  * Every pause records its origin (`pause_origin`): 'operator' (only the operator resumes it),
  * 'template' (Meta paused or disabled the template: resumes by itself when Meta unpauses or
  * reinstates it) or 'engine' (any other systemic reason: the operator resumes it).
+ *
+ * The engine's transitions write their activity-log entries ("sistema") in the same statement
+ * (withSystemEntries); an operator's are recorded by the route, which knows who asked.
  */
 
 export type PauseOrigin = 'operator' | 'template' | 'engine';
@@ -222,8 +226,11 @@ export async function pauseWithReason(
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = ${origin}, updated_at = now()
-          where ${statusIn(CAN_PAUSE)} and ${which} returning id`,
+      withSystemEntries(
+        sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = ${origin}, updated_at = now()
+            where ${statusIn(CAN_PAUSE)} and ${which} returning id, user_id, name, status, 'sending' as old_status`,
+        { action: origin === 'template' ? 'campaign.paused_by_meta' : 'campaign.paused_by_engine', reason },
+      ),
     ),
   );
 }
@@ -239,10 +246,18 @@ export async function pauseForTemplates(db: Queryable, templateIds: number[], re
       db,
       // A campaign already paused for its template (a send's 132015 came before Meta's
       // webhook) takes the webhook's more precise reason; the operator's pauses stay as they are.
-      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'template', updated_at = now()
-          where (${statusIn(CAN_PAUSE)} or (status = 'paused' and pause_origin = 'template'))
-            and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
-          returning id`,
+      // The status before comes from a locked read of the same rows, so a campaign that was
+      // already paused (only its reason changes) gets no second entry.
+      withSystemEntries(
+        sql`update campaigns c set status = 'paused', pause_reason = ${reason}, pause_origin = 'template', updated_at = now()
+            from (select id, status as old_status from campaigns
+                  where (${statusIn(CAN_PAUSE)} or (status = 'paused' and pause_origin = 'template'))
+                    and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
+                  for update) o
+            where c.id = o.id
+            returning c.id, c.user_id, c.name, c.status, o.old_status`,
+        { action: 'campaign.paused_by_meta', reason },
+      ),
     ),
   );
 }
@@ -257,13 +272,16 @@ export async function resumeAfterTemplate(db: Queryable, templateIds: number[]):
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set
-            status = case when pending_count = 0 then 'completed' else 'sending' end,
-            completed_at = case when pending_count = 0 then now() end,
-            pause_reason = null, pause_origin = null, updated_at = now()
-          where status = 'paused' and pause_origin = 'template' and audience_frozen_at is not null
-            and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
-          returning id`,
+      withSystemEntries(
+        sql`update campaigns set
+              status = case when pending_count = 0 then 'completed' else 'sending' end,
+              completed_at = case when pending_count = 0 then now() end,
+              pause_reason = null, pause_origin = null, updated_at = now()
+            where status = 'paused' and pause_origin = 'template' and audience_frozen_at is not null
+              and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
+            returning id, user_id, name, status, 'paused' as old_status`,
+        { action: 'campaign.resumed_by_meta' },
+      ),
     ),
   );
 }
@@ -276,10 +294,13 @@ export async function pauseWabaCampaigns(db: Queryable, wabaId: string, reason: 
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
-          where ${statusIn(CAN_PAUSE)} and whatsapp_account_id in (
-            select id from whatsapp_accounts where business_account_id = ${wabaId} and owner_verified_at is not null)
-          returning id`,
+      withSystemEntries(
+        sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
+            where ${statusIn(CAN_PAUSE)} and whatsapp_account_id in (
+              select id from whatsapp_accounts where business_account_id = ${wabaId} and owner_verified_at is not null)
+            returning id, user_id, name, status, 'sending' as old_status`,
+        { action: 'campaign.paused_by_meta', reason },
+      ),
     ),
   );
 }
@@ -288,8 +309,11 @@ export async function pauseWabaCampaigns(db: Queryable, wabaId: string, reason: 
 export async function pauseFailedStart(db: Queryable, id: number, reason: string): Promise<boolean> {
   const rows = await rowsOf<{ id: number }>(
     db,
-    sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
-        where id = ${id} and status = 'scheduled' returning id`,
+    withSystemEntries(
+      sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
+          where id = ${id} and status = 'scheduled' returning id, user_id, name, status, 'scheduled' as old_status`,
+      { action: 'campaign.start_failed', reason },
+    ),
   );
   return rows.length > 0;
 }
@@ -299,9 +323,12 @@ export async function completeFinished(db: Queryable): Promise<number[]> {
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
-          where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
-          returning id`,
+      withSystemEntries(
+        sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
+            where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
+            returning id, user_id, name, status, 'sending' as old_status`,
+        { action: 'campaign.completed' },
+      ),
     ),
   );
 }
@@ -311,17 +338,26 @@ export async function pauseOrphaned(db: Queryable): Promise<number[]> {
   return ids(
     await rowsOf<{ id: number }>(
       db,
-      sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, pause_origin = 'engine', updated_at = now()
-          where status = 'sending' and whatsapp_account_id is null
-          returning id`,
+      withSystemEntries(
+        sql`update campaigns set status = 'paused', pause_reason = ${ACCOUNT_GONE}, pause_origin = 'engine', updated_at = now()
+            where status = 'sending' and whatsapp_account_id is null
+            returning id, user_id, name, status, 'sending' as old_status`,
+        { action: 'campaign.paused_by_engine', reason: ACCOUNT_GONE },
+      ),
     ),
   );
 }
 
-/** Recipients were requeued: a completed campaign sends again (a paused one waits for 'Iniciar'). */
-export async function reopenAfterRetry(tx: Queryable, id: number): Promise<void> {
-  await tx.execute(sql`update campaigns set status = 'sending', completed_at = null, updated_at = now()
-    where id = ${id} and status = 'completed'`);
+/**
+ * Recipients were requeued: a completed campaign sends again (a paused one waits for 'Iniciar').
+ * `byEngine`: the scheduler requeued deferred recipients, so the log gets a "sistema" entry; an
+ * operator's retry is recorded by its route.
+ */
+export async function reopenAfterRetry(tx: Queryable, id: number, byEngine = false): Promise<void> {
+  const update = sql`update campaigns set status = 'sending', completed_at = null, updated_at = now()
+    where id = ${id} and status = 'completed'`;
+  if (!byEngine) await tx.execute(update);
+  else await rowsOf(tx, withSystemEntries(sql`${update} returning id, user_id, name, status, 'completed' as old_status`, { action: 'campaign.reopened' }));
 }
 
 /**

@@ -91,7 +91,7 @@ export async function resultsExportPlan(db: Db, userId: number, id: number, quer
  */
 export async function* exportResultsCsv(
   db: Db,
-  p: { userId: number; campaign: CampaignRow; where: SQL; format?: CsvFormat },
+  p: { userId: number; campaign: CampaignRow; where: SQL; format?: CsvFormat; counted?: { rows: number } },
 ): AsyncGenerator<string> {
   yield CSV_BOM + csvRow([...RESULTS_COLUMNS], p.format);
   const [template] = await rowsOf<{ category: string | null }>(
@@ -139,6 +139,8 @@ export async function* exportResultsCsv(
         costOf(r, templateCategory, rates),
       ], p.format);
     }
+    // Counted for the export's activity-log entry.
+    if (p.counted) p.counted.rows += batch.length;
     yield chunk;
     if (batch.length < BATCH) return;
     // The embedded database answers on the event loop: a turn between batches keeps timers (the

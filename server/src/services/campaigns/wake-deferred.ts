@@ -15,7 +15,7 @@ export async function wakeDueDeferred(db: Db): Promise<number[]> {
     for (const id of campaignIds) {
       const [row] = await rowsOf(tx, sql`select 1 from campaigns where id = ${id} and status = 'completed' and pending_count > 0`);
       if (!row) continue;
-      await reopenAfterRetry(tx, id);
+      await reopenAfterRetry(tx, id, true);
       reopened.push(id);
     }
     return reopened;

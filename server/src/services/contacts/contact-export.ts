@@ -16,7 +16,7 @@ const BATCH = 2_000;
  */
 export async function* exportContactsCsv(
   db: Db,
-  p: { userId: number; accountId: number; filter: ContactFilter; fieldNames: string[]; format?: CsvFormat },
+  p: { userId: number; accountId: number; filter: ContactFilter; fieldNames: string[]; format?: CsvFormat; counted?: { rows: number } },
 ): AsyncGenerator<string> {
   yield CSV_BOM + csvRow(['ID Kommo', 'Nombre', 'Nombre de pila', 'Apellido', 'Teléfono', 'Teléfono original', 'Email', 'Etiquetas', ...p.fieldNames], p.format);
   const where = contactFilterSql(p);
@@ -43,6 +43,8 @@ export async function* exportContactsCsv(
         ...p.fieldNames.map((f) => (Object.hasOwn(c.custom_fields, f) ? c.custom_fields[f] : undefined)),
       ], p.format);
     }
+    // Counted for the export's activity-log entry.
+    if (p.counted) p.counted.rows += batch.length;
     yield chunk;
     if (batch.length < BATCH) return;
     // The embedded database answers on the event loop and in microtasks: without a turn of the

@@ -15,6 +15,7 @@ import { useCampaign } from '../api/get-campaign';
 import { usePauseCampaign } from '../api/pause-campaign';
 import { useRetryFailed } from '../api/retry-failed';
 import { useRetryUnknown } from '../api/retry-unknown';
+import { CampaignActivityCard } from './campaign-activity-card';
 import { CampaignProgress } from './campaign-progress';
 import { CampaignPreflight } from './campaign-preflight';
 import { CampaignRecipients } from './campaign-recipients';
@@ -165,6 +166,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
 
       <CampaignWriteback campaign={c} />
       <CampaignRecipients campaign={c} />
+      <CampaignActivityCard campaign={c} />
     </div>
   );
 }
