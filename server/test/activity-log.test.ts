@@ -259,6 +259,23 @@ describe('secrets', () => {
 describe('append-only', () => {
   it('an UPDATE of activity_log fails, whoever runs it', async () => {
     await expect(rowsOf(bed.t.ctx.db, sql`update activity_log set actor_name = 'otro'`)).rejects.toThrow();
+    // Clearing the actor together with anything else is refused too.
+    await expect(rowsOf(bed.t.ctx.db, sql`update activity_log set actor_user_id = null, actor_name = 'otro' where actor_user_id is not null`)).rejects.toThrow();
+  });
+
+  it('a removed user’s entries stay, with the name they had', async () => {
+    const { db } = bed.t.ctx;
+    const gone = await bed.t.signUp('se-va@example.com');
+    const login = await bed.t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'se-va@example.com', password: 'secreto123' } });
+    expect(login.statusCode).toBe(200);
+    const [{ n }] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from activity_log where actor_user_id = ${gone.userId}`);
+    expect(n).toBeGreaterThan(0);
+    await rowsOf(db, sql`delete from users where id = ${gone.userId}`);
+    const rows = await rowsOf<{ actor_user_id: number | null; actor_name: string }>(
+      db,
+      sql`select actor_user_id, actor_name from activity_log where action = 'auth.login' and actor_user_id is null and organization_id = ${gone.userId}`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
   });
 
   it('no route edits or deletes entries', () => {

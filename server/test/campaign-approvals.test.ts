@@ -62,7 +62,11 @@ const actions = async (id: number) =>
   (
     await rowsOf<{ action: string; actor_user_id: number | null }>(
       t.ctx.db,
-      sql`select action, actor_user_id from activity_log where target_type = 'campaign' and target_id = ${String(id)} order by id`,
+      // The approval's own entries; the campaign's other ones (create, edit…) are the activity log's tests.
+      sql`select action, actor_user_id from activity_log
+           where target_type = 'campaign' and target_id = ${String(id)}
+             and (action like 'campaign.approv%' or action = 'campaign.reject')
+           order by id`,
     )
   ).map((r) => r.action);
 

@@ -50,7 +50,7 @@ export default async function activityRoutes(fastify: FastifyInstance) {
   app.get(
     '/campaigns/:id/activity',
     {
-      config: { permission: 'campaigns.view' },
+      config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } },
       schema: { tags: ['campaigns'], params: idParamsSchema, querystring: campaignActivityQuerySchema, response: { 200: activityPageSchema } },
     },
     async (request) => {
