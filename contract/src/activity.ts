@@ -51,6 +51,18 @@ export const ACTIVITY_ACTION_LABEL = {
   'settings.frequency_cap': 'Cambió el límite de frecuencia',
   'organization.settings': 'Cambió la configuración de la organización',
   'activity.export': 'Exportó el registro de actividad',
+  'campaign.approval_requested': 'Pidió aprobación para la campaña',
+  'campaign.approve': 'Aprobó la campaña',
+  'campaign.reject': 'Rechazó la campaña',
+  'campaign.approval_expired': 'La aprobación venció sin respuesta',
+  'campaign.approval_voided': 'La aprobación quedó sin efecto por un cambio',
+  'invitation.create': 'Invitó a un miembro',
+  'invitation.resend': 'Reenvió una invitación',
+  'invitation.revoke': 'Revocó una invitación',
+  'invitation.accept': 'Aceptó la invitación',
+  'member.update': 'Cambió el rol o el alcance de un miembro',
+  'member.remove': 'Quitó a un miembro',
+  'member.leave': 'Dejó la organización',
 } as const satisfies Record<string, string>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTION_LABEL;
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABEL) as ActivityAction[];
@@ -70,6 +82,8 @@ export const ACTIVITY_TARGET_LABEL: Record<string, string> = {
   organization: 'Organización',
   user: 'Usuario',
   activity: 'Registro de actividad',
+  invitation: 'Invitación',
+  member: 'Miembro',
 };
 
 export const ACTIVITY_OUTCOME_LABEL = { done: 'Hecho', denied: 'Denegado' } as const;

@@ -4,6 +4,7 @@
  * number with approved templates and mapped variables. Nothing external is contacted.
  */
 import { resolve } from 'node:path';
+import { ROLE_LABEL } from '@masivo/contract/organizations';
 import { DEMO_HEADER_PNG, DEMO_TEMPLATES } from '@masivo/simulators/demo-templates';
 import { startKommoSim } from '@masivo/simulators/kommo';
 import { startWhatsAppSim } from '@masivo/simulators/whatsapp';
@@ -136,6 +137,26 @@ async function enableWriteback(accountId: number, token: string) {
   }
 }
 
+/** A second member of each role, so anyone can try what each one may do. */
+const DEMO_MEMBERS = [
+  { role: 'admin', email: 'administrador@masivo.local', first_name: 'Adela', last_name: 'Administradora' },
+  { role: 'campaign_manager', email: 'gestor@masivo.local', first_name: 'Gabriel', last_name: 'Gestor' },
+  { role: 'editor', email: 'editor@masivo.local', first_name: 'Elena', last_name: 'Editora' },
+  { role: 'viewer', email: 'lector@masivo.local', first_name: 'Lucas', last_name: 'Lector' },
+] as const;
+
+/** Invites each demo member and signs them up from the invitation's link (no mail server needed). */
+async function seedMembers(ownerToken: string) {
+  for (const m of DEMO_MEMBERS) {
+    const exists = await call('POST', '/auth/login', { email: m.email, password: DEMO_USER.password }).then(() => true, () => false);
+    if (exists) continue;
+    const { link } = await call<{ link: string | null }>('POST', '/organization/invitations', { email: m.email, role: m.role, scope: {} }, ownerToken);
+    if (!link) throw new Error('the demo invitation answered no link');
+    const invitationToken = decodeURIComponent(link.split('/invitations/')[1]!);
+    await call('POST', '/auth/register', { email: m.email, password: DEMO_USER.password, first_name: m.first_name, last_name: m.last_name, invitation_token: invitationToken });
+  }
+}
+
 /** Idempotent: a second `npm run demo` on the same data directory finds everything in place. */
 async function seed() {
   let token: string;
@@ -200,6 +221,7 @@ async function seed() {
   for (const t of templates) {
     if (mappings[t.name]) await call('POST', `/variables/template/${t.id}/mappings`, { mappings: mappings[t.name] }, token);
   }
+  await seedMembers(token);
 }
 
 /** The image header's media, uploaded to the simulated number (ids do not survive its restart). */
@@ -225,6 +247,7 @@ console.log(
     `Demo lista en ${baseUrl}`,
     `  Usuario:    ${DEMO_USER.email}`,
     `  Contraseña: ${DEMO_USER.password}`,
+    `  Miembros de cada rol (misma contraseña): ${DEMO_MEMBERS.map((m) => `${m.email} (${ROLE_LABEL[m.role]})`).join(', ')}`,
     `  Kommo simulado: subdominio "${KOMMO.subdomain}" con ${KOMMO.contacts} contactos (${kommo.url})`,
     `  WhatsApp simulado: número +${WHATSAPP.display} con plantillas aprobadas (${whatsapp.url})`,
     '  Reglas de Meta en el simulador (docs/reglas-de-meta.md), por ejemplo:',

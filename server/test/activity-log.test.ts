@@ -303,3 +303,26 @@ describe('append-only', () => {
     expect(left).toEqual([]);
   });
 });
+
+describe('labels', () => {
+  it('every action the server records has its Spanish label', async () => {
+    const { readFileSync, readdirSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { ACTIVITY_ACTION_LABEL } = await import('@masivo/contract/activity');
+    const root = join(__dirname, '../src');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) files.push(p);
+      }
+    };
+    walk(root);
+    const recorded = new Set<string>();
+    for (const f of files) for (const m of readFileSync(f, 'utf8').matchAll(/action: '([a-z_]+\.[a-z_]+)'/g)) recorded.add(m[1]!);
+    const missing = [...recorded].filter((a) => !(a in ACTIVITY_ACTION_LABEL));
+    expect(recorded.size).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
+  });
+});
