@@ -5,7 +5,7 @@ import { EMPTY_SCOPE, type Role, type Scope } from '@masivo/contract/organizatio
 import type { Db, Tx } from '../../db/client';
 import type { RateCounter } from '../../db/rate-counters';
 import { organizationMembers, organizations, revokedSessions, users } from '../../db/schema/index';
-import { rowsOf } from '../../db/sql';
+import { preparedRows, rowsOf } from '../../db/sql';
 import { AppError, conflict } from '../../lib/errors';
 import type { LoginThrottle } from './login-throttle';
 import { hashPassword, timingDummyHash, verifyPassword } from './passwords';
@@ -167,18 +167,27 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
       const claims = await tokens.verify(token);
       if (!claims) return null;
       const tokenHash = hashToken(token);
-      const [row] = await db
-        .select({
-          version: users.tokenVersion,
-          revoked: sql<boolean>`exists (select 1 from ${revokedSessions} where ${revokedSessions.tokenHash} = ${tokenHash})`,
-        })
-        .from(users)
-        .where(eq(users.id, claims.userId))
-        .limit(1);
+      const org = claims.org ?? null;
+      // One round trip, as before organisations: the user's token version, whether this token
+      // was signed out, and the membership the token acts in (a primary-key lookup each).
+      const [row] = await preparedRows<{ version: number; revoked: boolean } & Partial<MembershipRow>>(
+        db,
+        sql`select u.token_version as version,
+                   exists (select 1 from revoked_sessions r where r.token_hash = ${tokenHash}) as revoked,
+                   m.organization_id, m.role, m.scope_whatsapp_account_ids, m.scope_kommo_account_ids, m.session_version
+              from users u
+              left join lateral (
+                select organization_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids, session_version
+                  from organization_members m
+                 where m.user_id = u.id and (${org}::int is null or m.organization_id = ${org}::int)
+                 order by (m.organization_id = u.id) desc, m.created_at, m.organization_id
+                 limit 1) m on true
+             where u.id = ${claims.userId}::int`,
+      );
       if (!row || row.version !== claims.version || row.revoked) return null;
-      const member = await membershipOf(db, claims.userId, claims.org ?? null);
+      const member = row.organization_id == null ? undefined : (row as MembershipRow);
       // Removed from this organisation, or its role or scope changed since: this session ends.
-      if (claims.org != null && (!member || member.session_version !== claims.memberVersion)) return null;
+      if (org != null && !member) return null;
       if (member && member.session_version !== claims.memberVersion) return null;
       return {
         userId: claims.userId,

@@ -31,7 +31,13 @@ export const organizationApi = {
 };
 
 export const useMembers = () => useQuery({ queryKey: organizationKeys.members, queryFn: organizationApi.members });
-export const useInvitations = () => useQuery({ queryKey: organizationKeys.invitations, queryFn: organizationApi.invitations });
+/** While a mail is on its way the list asks again every few seconds, so «Enviando…» turns into its outcome. */
+export const useInvitations = () =>
+  useQuery({
+    queryKey: organizationKeys.invitations,
+    queryFn: organizationApi.invitations,
+    refetchInterval: (query) => (query.state.data?.some((i) => i.mail_status === 'sending') ? 3_000 : false),
+  });
 export const useOrganizationSettings = () => useQuery({ queryKey: organizationKeys.settings, queryFn: organizationApi.settings });
 
 export function useUpdateMember() {
