@@ -39,7 +39,8 @@ export async function recordActivity(db: Queryable, actor: ActivityActor, entry:
                coalesce((select coalesce(nullif(trim(first_name || ' ' || last_name), ''), email) from users where id = ${actor.userId}), 'sistema'),
                ${actor.role}, ${entry.action}, ${entry.target?.type ?? null}, ${entry.target ? String(entry.target.id) : null},
                ${entry.target?.name ?? null}, ${entry.changes ? jsonParam(entry.changes) : null}, ${entry.detail ? jsonParam(entry.detail) : null},
-               ${actor.ip ?? null}, ${actor.userAgent ?? null}, ${entry.outcome ?? 'done'}, ${entry.reason ?? null}`,
+               ${actor.ip ?? null}, ${actor.userAgent ?? null}, ${entry.outcome ?? 'done'}, ${entry.reason ?? null}
+         where exists (select 1 from organizations where id = ${actor.orgId})`,
   );
 }
 
@@ -100,6 +101,9 @@ export function withSystemEntries(update: SQL, log: { action: string; reason?: s
       select user_id, 'sistema', ${log.action}, 'campaign', id::text, name,
              jsonb_build_object('before', jsonb_build_object('status', old_status), 'after', jsonb_build_object('status', status)),
              ${detail}
-      from moved where old_status is distinct from status)
+      from moved
+      -- A tenant always has its organisation (a sign-up founds both, 0033 founded one per user);
+      -- should a row say otherwise, the campaign still moves and only its entry is skipped.
+      where old_status is distinct from status and exists (select 1 from organizations o where o.id = moved.user_id))
     select id from moved`;
 }
