@@ -32,7 +32,7 @@ import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
 import { CampaignApprovalCard } from './campaign-approval-card';
 import { maySendDirectly } from '../api/approvals';
-import { useMeQuery } from '@/lib/use-member';
+import { useMember, useMeQuery } from '@/lib/use-member';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
 export const RETRY_UNKNOWN_CONFIRMATION =
@@ -183,6 +183,11 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
   const [confirmingStart, setConfirmingStart] = useState(false);
   // Whoever may only ask (an Editor) asks for approval instead of starting.
   const asks = !maySendDirectly(useMeQuery().data);
+  // The actions a role does not have are not offered (the server refuses them anyway).
+  const { can } = useMember();
+  const mayStart = can('campaigns.start');
+  const maySend = can('campaigns.send');
+  const mayEdit = can('campaigns.edit');
 
   const onRetryUnknown = () => {
     if (!window.confirm(RETRY_UNKNOWN_CONFIRMATION)) return;
@@ -196,34 +201,34 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
 
   return (
     <>
-      {CAN_START.includes(status) && (
+      {mayStart && CAN_START.includes(status) && (
         <Button variant="success" disabled={busy} onClick={() => setConfirmingStart(true)}>
           <Play className="h-4 w-4" />
           {asks ? 'Solicitar aprobación' : 'Iniciar'}
         </Button>
       )}
       {confirmingStart && <StartCampaignDialog campaign={c} open onClose={() => setConfirmingStart(false)} />}
-      <ScheduleActions campaign={c} busy={busy} />
-      {CAN_PAUSE.includes(status) && (
+      {mayEdit && <ScheduleActions campaign={c} busy={busy} />}
+      {maySend && CAN_PAUSE.includes(status) && (
         <Button variant="warning" disabled={busy} onClick={() => pause.mutate(c.id)}>
           <Pause className="h-4 w-4" />
           Pausar
         </Button>
       )}
-      {retryable > 0 && CAN_RETRY.includes(status) && (
+      {maySend && retryable > 0 && CAN_RETRY.includes(status) && (
         <Button variant="secondary" disabled={busy} onClick={() => retry.mutate(c.id)}>
           <RotateCcw className="h-4 w-4" />
           Reintentar fallidos
         </Button>
       )}
-      {c.unknown_count > 0 && CAN_RETRY.includes(status) && (
+      {maySend && c.unknown_count > 0 && CAN_RETRY.includes(status) && (
         <Button variant="secondary" disabled={busy} onClick={onRetryUnknown}>
           <HelpCircle className="h-4 w-4" aria-hidden="true" />
           Reintentar desconocidos
         </Button>
       )}
-      {c.started_at && <FollowUpButton campaign={c} />}
-      {CAN_DELETE.includes(status) && (
+      {mayEdit && c.started_at && <FollowUpButton campaign={c} />}
+      {maySend && CAN_DELETE.includes(status) && (
         <Button variant="danger" disabled={busy} onClick={onDelete}>
           <Trash2 className="h-4 w-4" />
           Eliminar

@@ -128,10 +128,12 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
       )}
 
       <div className="mt-auto flex flex-wrap gap-2">
-        <Button onClick={onSync} disabled={syncing} className="flex-1">
-          <RefreshCw className={syncing ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} aria-hidden="true" />
-          {rechecking ? 'Revisando teléfonos...' : syncing ? 'Sincronizando...' : 'Sincronizar'}
-        </Button>
+        <Can permission="campaigns.edit">
+          <Button onClick={onSync} disabled={syncing} className="flex-1">
+            <RefreshCw className={syncing ? 'h-4 w-4 motion-safe:animate-spin' : 'h-4 w-4'} aria-hidden="true" />
+            {rechecking ? 'Revisando teléfonos...' : syncing ? 'Sincronizando...' : 'Sincronizar'}
+          </Button>
+        </Can>
         {s.sync_status === 'syncing' && (
           <Button variant="secondary" onClick={onCancel} disabled={cancel.isPending} className="flex-1">
             <Square className="h-4 w-4" aria-hidden="true" />

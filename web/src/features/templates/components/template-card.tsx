@@ -11,11 +11,12 @@ import { announceSubmission } from './submission-toast';
 import { CategoryBadge, StatusBadge } from './template-badges';
 import { TemplateComponents } from './template-components';
 import { isConfigurable } from './template-parts';
-import { Can } from '@/lib/use-member';
+import { Can, useMember } from '@/lib/use-member';
 
 export function TemplateCard({ template, onConfigure }: { template: Template; onConfigure: (template: Template) => void }) {
   const remove = useDeleteTemplate();
   const resubmit = useSubmitTemplate();
+  const mayManage = useMember().can('templates.manage');
 
   const onDelete = async () => {
     if (!window.confirm(`¿Estás seguro de que quieres eliminar el template "${template.name}"?`)) return;
@@ -51,12 +52,12 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
           </p>
         </div>
         <div className="flex gap-2">
-          {!template.meta_id && (
+          {mayManage && !template.meta_id && (
             <Button size="sm" variant="secondary" onClick={onResubmit} disabled={resubmit.isPending}>
               <Send className="h-4 w-4" /> {resubmit.isPending ? 'Enviando...' : 'Enviar a Facebook'}
             </Button>
           )}
-          {isConfigurable(template) && (
+          {mayManage && isConfigurable(template) && (
             <Button size="sm" variant="secondary" onClick={() => onConfigure(template)}>
               <Settings className="h-4 w-4" /> Configurar Variables
             </Button>
