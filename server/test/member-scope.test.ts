@@ -104,6 +104,23 @@ describe('a member scoped to one number', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('no list answer names the other number, its Kommo account, campaign or template (generated from the route table)', async () => {
+    const leaks: string[] = [];
+    const foreign = [
+      `"whatsapp_account_id":${two.whatsappAccountId},`,
+      `"kommo_account_id":${two.kommoAccountId},`,
+      "Campaña two",
+      `"template_id":${two.templateId},`,
+    ];
+    for (const route of t.app.routePermissions) {
+      if (route.method !== 'GET' || route.url.includes(':') || route.url.endsWith('.csv')) continue;
+      const res = await get(route.url, scoped.headers);
+      if (res.statusCode !== 200) continue;
+      for (const needle of foreign) if (res.body.replace(/\s/g, '').includes(needle)) leaks.push(`${route.url}: ${needle}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+
   it('every route with an id in its path declares which kind it is', () => {
     const undeclared = t.app.routePermissions
       .filter((r) => /:(id|accountId|templateId)\b/.test(r.url) && !r.url.startsWith('/api/organization'))
