@@ -69,6 +69,9 @@ const STATES: State[] = [
   { name: 'blacklist', path: (ids) => `/blacklist?account=${ids.kommoAccountId}` },
   { name: 'blacklist-add-modal', path: (ids) => `/blacklist?account=${ids.kommoAccountId}`, prepare: click('Agregar Número') },
   { name: 'pricing', path: () => '/pricing' },
+  { name: 'organization', path: () => '/organization' },
+  { name: 'organization-invite-dialog', path: () => '/organization', prepare: click('Invitar miembro') },
+  { name: 'activity', path: () => '/activity' },
 ];
 
 let stack: Stack;

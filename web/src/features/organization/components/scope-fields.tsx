@@ -29,7 +29,7 @@ export function ScopeFields({ role, value, onChange }: { role: Role; value: Scop
         {numbers.isError && <p className="text-sm text-red-600">Error al cargar los números</p>}
         {numbers.data?.length === 0 && <p className="text-sm text-gray-500">La organización no tiene números.</p>}
         {numbers.data?.map((n) => (
-          <label key={n.id} className="flex items-center gap-2 text-sm text-gray-800">
+          <label key={n.id} className="flex items-center gap-2 text-sm text-gray-800 max-lg:min-h-11">
             <input
               type="checkbox"
               checked={value.whatsapp_account_ids.includes(n.id)}
@@ -47,7 +47,7 @@ export function ScopeFields({ role, value, onChange }: { role: Role; value: Scop
         {kommo.isError && <p className="text-sm text-red-600">Error al cargar las cuentas</p>}
         {kommo.data?.length === 0 && <p className="text-sm text-gray-500">La organización no tiene cuentas de Kommo.</p>}
         {kommo.data?.map((k) => (
-          <label key={k.id} className="flex items-center gap-2 text-sm text-gray-800">
+          <label key={k.id} className="flex items-center gap-2 text-sm text-gray-800 max-lg:min-h-11">
             <input
               type="checkbox"
               checked={value.kommo_account_ids.includes(k.id)}
