@@ -41,7 +41,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
         if (err instanceof AppError && err.statusCode === 401) await recordFailedSignIn(fastify.ctx, request.body.email, from);
         throw err;
       }
-      await recordSignIn(fastify.ctx, result.token, from);
+      await recordSignIn(fastify.ctx, result.token, from, request.body.email);
       return result;
     },
   );

@@ -9,13 +9,13 @@ interface From {
   userAgent: string | null;
 }
 
-/** A sign-in, in the organisation the new session acts in. */
-export async function recordSignIn(ctx: AppContext, token: string, from: From): Promise<void> {
+/** A sign-in, in the organisation the new session acts in; the target is named by its e-mail. */
+export async function recordSignIn(ctx: AppContext, token: string, from: From, email: string): Promise<void> {
   const session = await ctx.auth.session(token);
   if (!session?.orgId) return;
   await recordActivity(ctx.db, { orgId: session.orgId, userId: session.userId, role: session.role, ...from }, {
     action: 'auth.login',
-    target: { type: 'user', id: session.userId },
+    target: { type: 'user', id: session.userId, name: email.trim() },
   });
 }
 
@@ -36,7 +36,7 @@ export async function recordFailedSignIn(ctx: AppContext, email: string, from: F
     for (const m of memberships) {
       await recordActivity(ctx.db, { orgId: m.organization_id, userId: m.user_id, role: m.role, ...from }, {
         action: 'auth.login_failed',
-        target: { type: 'user', id: m.user_id },
+        target: { type: 'user', id: m.user_id, name: email.trim() },
         outcome: 'denied',
         reason: 'Correo o contraseña incorrectos',
       });
