@@ -15,10 +15,14 @@ export function actorOf(request: FastifyRequest): ActivityActor {
 
 /**
  * Records what the request's member just did. Called after the action succeeded, so a refused
- * or failed call leaves no "done" entry; awaited, so the answer only comes once it is kept.
+ * or failed call leaves no "done" entry; awaited, so the answer only comes once it is kept. An
+ * entry that cannot be stored is logged as an error rather than answered as a failure: the
+ * action is done, and an error answer would invite the member to do it twice.
  */
-export function logActivity(request: FastifyRequest, entry: ActivityEntry): Promise<void> {
-  return recordActivity(request.server.ctx.db, actorOf(request), entry);
+export async function logActivity(request: FastifyRequest, entry: ActivityEntry): Promise<void> {
+  await recordActivity(request.server.ctx.db, actorOf(request), entry).catch((err: unknown) =>
+    request.log.error({ err, action: entry.action }, 'activity log: entry not stored'),
+  );
 }
 
 /**
@@ -36,6 +40,6 @@ export async function* loggedExport(
     yield* rows;
     complete = true;
   } finally {
-    await logActivity(request, entryOf(complete)).catch((err: unknown) => request.log.warn({ err }, 'activity log: export entry not stored'));
+    await logActivity(request, entryOf(complete));
   }
 }
