@@ -53,6 +53,9 @@ describe('a member scoped to one number', () => {
     expect((await get('/api/campaigns', scoped.headers)).json().map((c: { id: number }) => c.id)).toEqual([campaigns.one]);
     // The owner still sees both.
     expect((await get('/api/campaigns', owner.headers)).json()).toHaveLength(2);
+    // Counts too: the numbers' summary counts the scope's number only.
+    expect((await get('/api/whatsapp-accounts/stats', scoped.headers)).json().total_accounts).toBe(1);
+    expect((await get('/api/whatsapp-accounts/stats', owner.headers)).json().total_accounts).toBe(2);
   });
 
   it('answers 404 for the other number’s campaign, account, templates, contacts and blacklist', async () => {

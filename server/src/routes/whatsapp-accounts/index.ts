@@ -29,7 +29,9 @@ export default async function whatsappAccountRoutes(fastify: FastifyInstance) {
 
   app.get('/', { config: { permission: 'campaigns.view', scope: { list: { field: 'id', kind: 'whatsapp' } } }, schema: { tags, response: { 200: z.array(whatsappAccountSchema) } } }, (req) => accounts.list(req.orgId));
 
-  app.get('/stats', { config: { permission: 'campaigns.view' }, schema: { tags, response: { 200: whatsappAccountStatsSchema } } }, (req) => accounts.stats(req.orgId));
+  app.get('/stats', { config: { permission: 'campaigns.view', scope: {} }, schema: { tags, response: { 200: whatsappAccountStatsSchema } } }, (req) =>
+    accounts.stats(req.orgId, req.visible ? [...req.visible.whatsapp] : null),
+  );
 
   app.get('/:id', { config: { permission: 'campaigns.view', scope: { params: { id: 'whatsapp' } } }, schema: { tags, params: idParamsSchema, response: { 200: whatsappAccountSchema } } }, (req) =>
     accounts.get(req.orgId, req.params.id),

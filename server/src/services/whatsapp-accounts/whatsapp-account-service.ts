@@ -16,7 +16,7 @@ import { toWhatsAppAccount, type WhatsAppAccountRow } from './account-view';
 import { assertNoUnfinishedCampaigns } from '../campaigns/unfinished-campaigns';
 import { checkPhoneNumber } from './phone-check';
 import { verifyNumberOwnership } from './verify-ownership';
-import { rowsOf } from '../../db/sql';
+import { intArray, rowsOf } from '../../db/sql';
 import { portfolioKey, portfolioUsage } from './messaging-limit';
 
 type CreateInput = z.output<typeof createWhatsAppAccountSchema>;
@@ -227,7 +227,9 @@ export function createWhatsAppAccountService(ctx: AppContext) {
       return { success: true as const, message: 'Cuenta de WhatsApp eliminada' };
     },
 
-    async stats(userId: number): Promise<WhatsAppAccountStats> {
+    /** The organisation's numbers, or only `numbers` (a scoped member's). */
+    async stats(userId: number, numbers: readonly number[] | null = null): Promise<WhatsAppAccountStats> {
+      const inScope = numbers ? sql`and id = any(${intArray(numbers)})` : sql``;
       const [row] = await rowsOf<{
         total: number;
         active: number;
@@ -236,14 +238,14 @@ export function createWhatsAppAccountService(ctx: AppContext) {
         month: number;
       }>(ctx.db, sql`
         select
-          (select count(*) from whatsapp_accounts where user_id = ${userId})::int as total,
-          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_active)::int as active,
-          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_verified)::int as verified,
+          (select count(*) from whatsapp_accounts where user_id = ${userId} ${inScope})::int as total,
+          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_active ${inScope})::int as active,
+          (select count(*) from whatsapp_accounts where user_id = ${userId} and is_verified ${inScope})::int as verified,
           coalesce(sum(c.sent) filter (where c.day = current_date), 0)::int as today,
           coalesce(sum(c.sent) filter (where c.day >= date_trunc('month', current_date)::date), 0)::int as month
         from whatsapp_message_counts c
         join whatsapp_accounts a on a.id = c.whatsapp_account_id
-        where a.user_id = ${userId} and c.day >= date_trunc('month', current_date)::date`);
+        where a.user_id = ${userId} and c.day >= date_trunc('month', current_date)::date ${numbers ? sql`and a.id = any(${intArray(numbers)})` : sql``}`);
       return {
         total_accounts: Number(row?.total ?? 0),
         active_accounts: Number(row?.active ?? 0),
