@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/sql';
 import { insertContact, insertContacts, seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { createTestApp, type TestApp } from './helpers/app';
 
@@ -131,6 +133,29 @@ describe('a member scoped to one number', () => {
       .filter((r) => !r.scope?.params || Object.keys(r.scope.params).length === 0)
       .map((r) => `${r.method} ${r.url}`);
     expect(undeclared).toEqual([]);
+  });
+});
+
+describe('rows keep who created them', () => {
+  it('a blacklist entry and a campaign made by a member name that member; the organisation stays the owner’s', async () => {
+    const entry = await t.app.inject({ method: 'POST', url: `/api/blacklist/${one.kommoAccountId}`, headers: scoped.headers, payload: { phone: '+5491155551234', reason: 'baja' } });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const campaign = await t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns',
+      headers: scoped.headers,
+      payload: { name: 'Del gestor', kommo_account_id: one.kommoAccountId, whatsapp_account_id: one.whatsappAccountId, template_id: one.templateId },
+    });
+    expect(campaign.statusCode, campaign.body).toBe(201);
+    const rows = await rowsOf<{ t: string; user_id: number; created_by: number | null }>(
+      t.ctx.db,
+      sql`select 'blacklist' as t, user_id, created_by from blacklist where id = ${entry.json().id}
+          union all select 'campaign', user_id, created_by from campaigns where id = ${campaign.json().id}`,
+    );
+    expect(rows).toEqual([
+      { t: 'blacklist', user_id: owner.userId, created_by: scoped.userId },
+      { t: 'campaign', user_id: owner.userId, created_by: scoped.userId },
+    ]);
   });
 });
 

@@ -37,6 +37,8 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   defaultCountry: text('default_country'),
   /** 0027: the last re-check of the stored phones with a new default country (engine/kommo-sync/phone-recheck.ts). */
   phoneRecheck: jsonb('phone_recheck'),
+  /** 0038: the member who created it (null: before members, or made by the system). */
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 export const kommoCustomFields = pgTable(
@@ -87,6 +89,8 @@ export const blacklist = pgTable('blacklist', {
   origin: text('origin').notNull().default('manual'),
   /** 0013: the person's business-scoped user id, when known. */
   bsuid: text('bsuid'),
+  /** 0038: the member who added it (null: before members, or an opt-out). */
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 /** Tag names seen per account (kept by the sync) so tag pickers never scan every contact. */

@@ -39,6 +39,8 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   dailyLimitAt: timestamp('daily_limit_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0038: the member who created it (null: before members, or made by the system). */
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 /** A person's "stop messaging me", kept per tenant (see migration 0007). */
@@ -119,6 +121,8 @@ export const templates = pgTable('templates', {
   categoryChange: jsonb('category_change').$type<TemplateCategoryChange>(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** 0038: the member who created it (null: before members, or made by the system). */
+  createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 });
 
 export const templateVariableMappings = pgTable('template_variable_mappings', {

@@ -27,7 +27,7 @@ export default async function blacklistRoutes(fastify: FastifyInstance) {
     '/:accountId',
     { config: { permission: 'blacklist.add', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, body: addBlacklistSchema, response: { 201: blacklistEntrySchema } } },
     async (req, reply) => {
-      const entry = await service.add(req.orgId, req.params.accountId, req.body);
+      const entry = await service.add(req.orgId, req.params.accountId, req.body, req.userId);
       await logActivity(req, {
         action: 'blacklist.add',
         target: { type: 'blacklist', id: entry.id, name: entry.phone },

@@ -41,7 +41,7 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
     '/accounts',
     { config: { permission: 'connections.manage' }, schema: { tags, body: createKommoAccountSchema, response: { 201: kommoAccountSchema } } },
     async (req, reply) => {
-      const created = await accounts.create(req.orgId, req.body);
+      const created = await accounts.create(req.orgId, req.body, req.userId);
       await logActivity(req, { action: 'kommo_account.create', target: target(created), changes: changesOf(null, settingsOf(created)) });
       return reply.code(201).send(created);
     },

@@ -39,7 +39,7 @@ export default async function templateRoutes(fastify: FastifyInstance) {
   app.post(
     '/create',
     { config: { permission: 'templates.manage', scope: { body: { whatsapp_account_id: 'whatsapp', kommo_account_id: 'kommo' } } }, schema: { tags, body: createTemplateSchema, response: { 201: createTemplateResponseSchema } } },
-    async (req, reply) => reply.code(201).send(await service.create(req.orgId, req.body)),
+    async (req, reply) => reply.code(201).send(await service.create(req.orgId, req.body, req.userId)),
   );
 
   // The sample's bytes are the body: a child scope keeps the raw parser off the JSON routes.

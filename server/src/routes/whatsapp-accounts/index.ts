@@ -41,7 +41,7 @@ export default async function whatsappAccountRoutes(fastify: FastifyInstance) {
     '/',
     { config: { permission: 'connections.manage' }, schema: { tags, body: createWhatsAppAccountSchema, response: { 201: whatsappAccountSchema } } },
     async (req, reply) => {
-      const created = await accounts.create(req.orgId, req.body);
+      const created = await accounts.create(req.orgId, req.body, req.userId);
       await logActivity(req, { action: 'whatsapp_account.create', target: target(created), changes: changesOf(null, settingsOf(created)) });
       return reply.code(201).send(created);
     },

@@ -57,13 +57,13 @@ export function createBlacklistService(db: Db) {
       return rows.map(toEntry);
     },
 
-    async add(userId: number, accountId: number, input: { phone: string; reason?: string | null }): Promise<BlacklistEntry> {
+    async add(userId: number, accountId: number, input: { phone: string; reason?: string | null }, createdBy: number | null = null): Promise<BlacklistEntry> {
       const e164 = normaliseBlacklistPhone(input.phone, await accountCountry(userId, accountId));
       if (!e164) throw badRequest(INVALID_PHONE);
       const key = phoneKey(e164);
       const [row] = await db
         .insert(blacklist)
-        .values({ userId, accountId, phone: e164, phoneKey: key, reason: input.reason?.trim() || null })
+        .values({ userId, accountId, phone: e164, phoneKey: key, reason: input.reason?.trim() || null, createdBy })
         .onConflictDoNothing()
         .returning();
       if (!row) {

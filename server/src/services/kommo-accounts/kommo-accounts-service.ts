@@ -69,7 +69,7 @@ export function createKommoAccountsService(ctx: AppContext) {
       return toKommoAccount(await find(userId, id));
     },
 
-    async create(userId: number, input: CreateKommoAccountInput & { subdomain: string; access_token: string; phone_field_id: number }) {
+    async create(userId: number, input: CreateKommoAccountInput & { subdomain: string; access_token: string; phone_field_id: number }, createdBy: number | null = null) {
       try {
         const [row] = await db
           .insert(kommoAccounts)
@@ -78,6 +78,7 @@ export function createKommoAccountsService(ctx: AppContext) {
             subdomain: input.subdomain,
             accessTokenEnc: ctx.secrets.seal(input.access_token),
             phoneFieldId: input.phone_field_id,
+            createdBy,
           })
           .returning();
         return toKommoAccount(row);

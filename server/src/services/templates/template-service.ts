@@ -110,7 +110,7 @@ export function createTemplateService(ctx: AppContext) {
       return { templateId: row.id, variables: templateVariableSlots(row.components, row.parameterFormat) };
     },
 
-    async create(userId: number, input: CreateInput) {
+    async create(userId: number, input: CreateInput, createdBy: number | null = null) {
       const account = await accounts.owned(userId, input.whatsapp_account_id);
       if (input.kommo_account_id) await assertKommoAccount(userId, input.kommo_account_id);
       const name = input.name.toLowerCase(); // Meta only accepts lowercase names.
@@ -118,6 +118,7 @@ export function createTemplateService(ctx: AppContext) {
       const [row] = await db
         .insert(templates)
         .values({
+          createdBy,
           userId,
           whatsappAccountId: account.id,
           // Spec: the Kommo account is taken from the WhatsApp account when it is linked.

@@ -145,7 +145,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
       return view(await owned(userId, id));
     },
 
-    async create(userId: number, input: CreateInput): Promise<WhatsAppAccount> {
+    async create(userId: number, input: CreateInput, createdBy: number | null = null): Promise<WhatsAppAccount> {
       await assertKommoAccount(userId, input.kommo_account_id);
       await assertNumberFree(userId, input.phone_number_id);
       await verifyNumberOwnership(ctx.graph, input.access_token, input.phone_number_id, input.business_account_id);
@@ -166,6 +166,7 @@ export function createWhatsAppAccountService(ctx: AppContext) {
           ratePerSecond: input.rate_per_second ?? 80,
           defaultSendingHours: input.default_sending_hours ?? null,
           ownerVerifiedAt: new Date(),
+          createdBy,
         })
         .returning(),
       );
