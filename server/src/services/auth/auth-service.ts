@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, lt, sql } from 'drizzle-orm';
+import { eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { ChangePasswordInput, LoginInput, RegisterInput, User } from '@masivo/contract/auth';
 import { EMPTY_SCOPE, type Role, type Scope } from '@masivo/contract/organizations';
 import type { Db, Tx } from '../../db/client';
@@ -45,16 +45,17 @@ interface MembershipRow {
  * before organisations), the one the user founded, else the first one they joined.
  */
 export async function membershipOf(db: Db | Tx, userId: number, orgId: number | null): Promise<MembershipRow | undefined> {
-  const [row] = await rowsOf<MembershipRow>(
-    db,
-    sql`select organization_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids, session_version
-          from organization_members
-         where user_id = ${userId} and (${orgId}::int is null or organization_id = ${orgId}::int)
-         order by (organization_id = ${userId}) desc, created_at, organization_id
-         limit 1`,
-  );
+  const [row] = await rowsOf<MembershipRow>(db, sql`select * from ${membershipSelect(sql`${userId}::int`, orgId)} m`);
   return row;
 }
+
+/** The membership row `membershipOf` picks, as a subquery (the session reads it in its own statement). */
+const membershipSelect = (userId: SQL, orgId: number | null) =>
+  sql`(select organization_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids, session_version
+         from organization_members
+        where user_id = ${userId} and (${orgId}::int is null or organization_id = ${orgId}::int)
+        order by (organization_id = ${userId}) desc, created_at, organization_id
+        limit 1)`;
 
 const scopeOf = (m: MembershipRow): Scope => ({
   whatsapp_account_ids: m.scope_whatsapp_account_ids ?? [],
@@ -176,12 +177,7 @@ export function createAuthService(db: Db, tokens: TokenService, throttle: LoginT
                    exists (select 1 from revoked_sessions r where r.token_hash = ${tokenHash}) as revoked,
                    m.organization_id, m.role, m.scope_whatsapp_account_ids, m.scope_kommo_account_ids, m.session_version
               from users u
-              left join lateral (
-                select organization_id, role, scope_whatsapp_account_ids, scope_kommo_account_ids, session_version
-                  from organization_members m
-                 where m.user_id = u.id and (${org}::int is null or m.organization_id = ${org}::int)
-                 order by (m.organization_id = u.id) desc, m.created_at, m.organization_id
-                 limit 1) m on true
+              left join lateral ${membershipSelect(sql`u.id`, org)} m on true
              where u.id = ${claims.userId}::int`,
       );
       if (!row || row.version !== claims.version || row.revoked) return null;

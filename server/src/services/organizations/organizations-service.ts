@@ -11,7 +11,7 @@ import {
   type Scope,
   type UpdateMemberInput,
 } from '@masivo/contract/organizations';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { organizationMembers, organizations, users } from '../../db/schema/index';
 import { intArray, rowsOf } from '../../db/sql';
 import { AppError, badRequest, notFound } from '../../lib/errors';
@@ -59,8 +59,16 @@ export function createOrganizationsService(db: Db) {
     joined_at: new Date(r.created_at).toISOString(),
   });
 
-  const owners = async (orgId: number) =>
-    (await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from organization_members where organization_id = ${orgId} and role = 'owner'`))[0]!.n;
+  /**
+   * Refuses a change that would leave the organisation without an owner. Runs in the change's
+   * transaction after locking the organisation's row, so two demotions at once cannot both pass.
+   */
+  const keepAnOwner = async (tx: Tx, orgId: number, targetRole: Role) => {
+    await tx.execute(sql`select 1 from organizations where id = ${orgId} for update`);
+    if (targetRole !== 'owner') return;
+    const [{ n }] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from organization_members where organization_id = ${orgId} and role = 'owner'`);
+    if (n! <= 1) throw badRequest('La organización debe tener al menos un propietario');
+  };
 
   /** Every id of a scope must be a number / Kommo account of this organisation. */
   const checkScope = async (orgId: number, scope: Scope) => {
@@ -113,12 +121,7 @@ export function createOrganizationsService(db: Db) {
       const fullScope = { whatsapp_account_ids: scope.whatsapp_account_ids ?? [], kommo_account_ids: scope.kommo_account_ids ?? [] };
       await checkScope(actor.orgId, fullScope);
       const updated = await db.transaction(async (tx) => {
-        // Serialises owner changes, so two demotions at once cannot leave the organisation without one.
-        await tx.execute(sql`select 1 from organizations where id = ${actor.orgId} for update`);
-        if (target.role === 'owner' && role !== 'owner') {
-          const [{ n }] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from organization_members where organization_id = ${actor.orgId} and role = 'owner'`);
-          if (n! <= 1) throw badRequest('La organización debe tener al menos un propietario');
-        }
+        if (role !== 'owner') await keepAnOwner(tx, actor.orgId, target.role);
         // The session version moves: this member's sessions in this organisation end at once.
         const rows = await tx
           .update(organizationMembers)
@@ -143,11 +146,7 @@ export function createOrganizationsService(db: Db) {
       const target = targetUserId === actor.userId ? (await membersOf(actor.orgId, targetUserId))[0] : await guardTarget(actor, targetUserId);
       if (!target) throw notFound(MEMBER_NOT_FOUND);
       await db.transaction(async (tx) => {
-        await tx.execute(sql`select 1 from organizations where id = ${actor.orgId} for update`);
-        if (target.role === 'owner') {
-          const [{ n }] = await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from organization_members where organization_id = ${actor.orgId} and role = 'owner'`);
-          if (n! <= 1) throw badRequest('La organización debe tener al menos un propietario');
-        }
+        await keepAnOwner(tx, actor.orgId, target.role);
         await tx
           .delete(organizationMembers)
           .where(and(eq(organizationMembers.organizationId, actor.orgId), eq(organizationMembers.userId, targetUserId)));
@@ -157,10 +156,6 @@ export function createOrganizationsService(db: Db) {
 
     /** Every id of a scope must be a number / Kommo account of this organisation (400 otherwise). */
     checkScope,
-
-    async ownerCount(orgId: number) {
-      return owners(orgId);
-    },
 
     async settings(orgId: number): Promise<OrganizationSettings> {
       const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
