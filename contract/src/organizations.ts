@@ -44,6 +44,10 @@ export const PERMISSIONS = [
   'connections.manage',
   /** Members, invitations, settings and the activity log. */
   'organization.manage',
+  /** API keys of the organisation for other systems (never usable by a key itself). */
+  'api_keys.manage',
+  /** Outbound webhook endpoints, their deliveries and secrets. */
+  'webhooks.manage',
   /** Delete the organisation, transfer ownership. */
   'organization.own',
   /** Any member: their own profile, session and organisations. */
