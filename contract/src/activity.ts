@@ -63,6 +63,10 @@ export const ACTIVITY_ACTION_LABEL = {
   'member.update': 'Cambió el rol o el alcance de un miembro',
   'member.remove': 'Quitó a un miembro',
   'member.leave': 'Dejó la organización',
+  'api_key.create': 'Creó una clave de API',
+  'api_key.revoke': 'Revocó una clave de API',
+  'campaign.cancel': 'Canceló la campaña',
+  'campaign.recipients_add': 'Agregó destinatarios a la campaña',
 } as const satisfies Record<string, string>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTION_LABEL;
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABEL) as ActivityAction[];
@@ -84,6 +88,7 @@ export const ACTIVITY_TARGET_LABEL: Record<string, string> = {
   activity: 'Registro de actividad',
   invitation: 'Invitación',
   member: 'Miembro',
+  api_key: 'Clave de API',
 };
 
 export const ACTIVITY_OUTCOME_LABEL = { done: 'Hecho', denied: 'Denegado' } as const;

@@ -27,6 +27,8 @@ export const CAN_START: readonly CampaignStatus[] = ['draft', 'scheduled', 'paus
 export const CAN_PAUSE: readonly CampaignStatus[] = ['sending'];
 export const CAN_DELETE: readonly CampaignStatus[] = ['draft', 'paused', 'completed', 'cancelled', 'pending_approval'];
 /** Approve or reject: only a campaign waiting for it. */
+/** A cancelled campaign sends nothing more; what was sent stays, the rest stays unsent. */
+export const CAN_CANCEL: readonly CampaignStatus[] = ['draft', 'scheduled', 'sending', 'paused', 'pending_approval'];
 export const CAN_DECIDE: readonly CampaignStatus[] = ['pending_approval'];
 /**
  * Not while sending: the sender reads the template and mappings as it goes. Editing a campaign

@@ -60,7 +60,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
   });
   await registerOpenApi(app);
-  registerAuthentication(app, ctx.auth, (request, permission) => {
+  registerAuthentication(app, ctx.auth, ctx.apiKeys, (request, permission) => {
     // Refused exports, starts and approvals are kept in the activity log with the reason.
     if (!request.orgId || !DENIALS_LOGGED.includes(permission)) return;
     const action = `${request.routeOptions.config?.activity ?? permission}`;

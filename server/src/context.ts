@@ -9,6 +9,7 @@ import { createMailer, type Mailer } from './lib/mailer';
 import { createMetrics, type Metrics } from './lib/metrics';
 import { createSecretBox, type SecretBox } from './lib/secret-box';
 import { createSignals, type Signals } from './lib/signals';
+import { createApiKeysService, type ApiKeysService } from './services/api-keys/api-keys-service';
 import { createAuthService, type AuthService } from './services/auth/auth-service';
 import { createLoginThrottle } from './services/auth/login-throttle';
 import { createTokenService, type TokenService } from './services/auth/tokens';
@@ -27,6 +28,8 @@ export interface AppContext {
   secrets: SecretBox;
   tokens: TokenService;
   auth: AuthService;
+  /** API keys of other systems (the public API's credentials). */
+  apiKeys: ApiKeysService;
   /** In-process nudges: campaign changed, webhook stored, sync requested or cancelled. */
   signals: Signals;
   /** Kommo clients sharing one per-account rate limiter (across processes on PostgreSQL): `sync` (patient) and `interactive` (forms). */
@@ -65,6 +68,7 @@ export function createContext(config: Config, database: Database): AppContext {
       createLoginThrottle(database.db),
       createRateCounter(database.db, { name: 'signup', limit: config.REGISTER_RATE_LIMIT, windowMs: 60 * 60 * 1000 }),
     ),
+    apiKeys: createApiKeysService(database.db),
     signals: createSignals(),
     kommo: createKommoClients(config, database),
     graph: createGraphClient(config.WHATSAPP_GRAPH_URL),

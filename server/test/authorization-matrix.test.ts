@@ -35,6 +35,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** Routes a member's session may use: the public API (/api/v1) takes API keys only. */
+const sessionRoutes = () => t.app.routePermissions.filter((r) => !r.url.startsWith('/api/v1/'));
 const pathOf = (url: string) => url.replace(/:[A-Za-z]+/g, (p) => (p === ':fieldName' ? 'campo' : '2000000000'));
 const call = (route: { method: string; url: string }, headers?: { authorization: string }) =>
   t.app.inject({ method: route.method as 'GET', url: pathOf(route.url), headers, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
@@ -45,7 +47,7 @@ describe('authorisation matrix', () => {
     for (const r of t.app.routePermissions) expect(r.permission, `${r.method} ${r.url}`).toBeTruthy();
   });
 
-  it('anonymous and ended sessions get 401 on every private route', async () => {
+  it('anonymous and ended sessions get 401 on every private route (the public API takes keys only)', async () => {
     for (const route of t.app.routePermissions) {
       expect((await call(route)).statusCode, `${route.method} ${route.url}`).toBe(401);
       expect((await call(route, ended.headers)).statusCode, `${route.method} ${route.url}`).toBe(401);
@@ -55,7 +57,7 @@ describe('authorisation matrix', () => {
   for (const role of ROLES) {
     it(`${role}: 403 exactly where the role lacks the permission`, async () => {
       const wrong: string[] = [];
-      for (const route of t.app.routePermissions) {
+      for (const route of sessionRoutes()) {
         const key = `${route.method} ${route.url}`;
         const allowed = route.permission === 'member' || can(role, route.permission as Permission);
         if (allowed && SESSION_ENDING.has(key)) continue;
@@ -67,6 +69,60 @@ describe('authorisation matrix', () => {
       expect(wrong).toEqual([]);
     });
   }
+});
+
+describe('API keys on the public API and the routes that take keys', () => {
+  const keyRoutes = () => t.app.routePermissions.filter((r) => r.apiScope);
+  const keyWith = async (scopes: string[]) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/api-keys', headers: members.owner.headers, payload: { name: `m${scopes.join()}`, scopes, rate_limit_per_minute: 10_000 } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: number; key: string };
+  };
+  const callWithKey = (route: { method: string; url: string }, key: string) =>
+    t.app.inject({
+      method: route.method as 'GET',
+      url: pathOf(route.url),
+      headers: { authorization: `Bearer ${key}`, 'idempotency-key': `m-${Math.random()}` },
+      payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+    });
+
+  it('every route that takes a key names its scope, and every /api/v1 route takes one', () => {
+    expect(keyRoutes().length).toBeGreaterThan(8);
+    for (const r of t.app.routePermissions) if (r.url.startsWith('/api/v1/')) expect(r.apiScope, `${r.method} ${r.url}`).toBeTruthy();
+  });
+
+  it('a key with the route\'s scope passes; a key with every other scope gets 403; a revoked key 401', async () => {
+    const wrong: string[] = [];
+    const scopes = [...new Set(keyRoutes().map((r) => r.apiScope!))];
+    const all = ['campaigns:read', 'campaigns:write', 'campaigns:send', 'contacts:read', 'templates:read', 'webhooks:manage'];
+    const revoked = await keyWith(all);
+    await t.app.inject({ method: 'DELETE', url: `/api/api-keys/${revoked.id}`, headers: members.owner.headers });
+    for (const scope of scopes) {
+      const holding = await keyWith([scope]);
+      const lacking = await keyWith(all.filter((s) => s !== scope));
+      for (const route of keyRoutes().filter((r) => r.apiScope === scope)) {
+        const key = `${route.method} ${route.url}`;
+        const ok = await callWithKey(route, holding.key);
+        if ([401, 403].includes(ok.statusCode)) wrong.push(`${key} with ${scope} → ${ok.statusCode}`);
+        const refused = await callWithKey(route, lacking.key);
+        if (refused.statusCode !== 403) wrong.push(`${key} without ${scope} → ${refused.statusCode}`);
+        // Refused keys share the address's budget (30 a minute): past it they get 429, never through.
+        const gone = await callWithKey(route, revoked.key);
+        if (![401, 429].includes(gone.statusCode)) wrong.push(`${key} revoked → ${gone.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('a key is refused by every route that does not take keys', async () => {
+    const { key } = await keyWith(['campaigns:read', 'campaigns:write', 'campaigns:send', 'contacts:read', 'templates:read', 'webhooks:manage']);
+    const wrong: string[] = [];
+    for (const route of t.app.routePermissions.filter((r) => !r.apiScope)) {
+      const res = await callWithKey(route, key);
+      if (res.statusCode !== 401) wrong.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe('a route without a permission', () => {

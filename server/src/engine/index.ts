@@ -1,6 +1,8 @@
 import type { AppContext } from '../context';
 import { JobRunner, pruneFinishedJobs } from '../jobs/index';
 import { activityRetention } from './activity-retention';
+import { pruneIdempotencyKeys } from '../services/api-keys/idempotency';
+import { pruneRateWindows } from '../services/api-keys/request-windows';
 import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
 import { kommoSyncQueue } from './kommo-sync/sync-runner';
@@ -22,6 +24,8 @@ const STARTERS: Starter[] = [
     registerKommoWriteback(runner, ctx);
     runner.periodic(activityRetention(ctx));
     runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
+    // The public API's kept answers (24 h) and finished rate windows.
+    runner.periodic({ name: 'public-api-prune', everyMs: 3600_000, run: async () => void (await pruneIdempotencyKeys(ctx.db), await pruneRateWindows(ctx.db)) });
     const engine = startCampaignEngine(ctx, {}, runner);
     await runner.start();
     return {

@@ -10,7 +10,11 @@ export async function registerOpenApi(app: FastifyInstance) {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // The public API (/api/v1) has its own document, at /api/v1/docs.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      return input.url.startsWith('/api/v1') ? { ...out, schema: { ...out.schema, hide: true } } : out;
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 }

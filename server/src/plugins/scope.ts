@@ -50,8 +50,9 @@ export function registerScopes(app: FastifyInstance) {
 
   app.addHook('preHandler', async (request: FastifyRequest) => {
     const declared = request.routeOptions.config?.scope;
-    if (!declared || !request.session || !isScoped(request.role, request.scope)) return;
-    const visible = await visibleResources(app.ctx.db, request.orgId, request.role, request.scope);
+    const restricted = request.apiKey?.restricted ?? false;
+    if (!declared || !(request.session || request.apiKey) || !isScoped(request.role, request.scope, restricted)) return;
+    const visible = await visibleResources(app.ctx.db, request.orgId, request.role, request.scope, restricted);
     request.visible = visible;
     if (!visible) return;
     const named = [

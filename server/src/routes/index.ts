@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import activityRoutes from './activity/index';
+import apiKeyRoutes from './api-keys/index';
+import publicApiRoutes from './v1/index';
 import authRoutes from './auth/index';
 import blacklistRoutes from './blacklist/index';
 import campaignRoutes from './campaigns/index';
@@ -36,4 +38,7 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(organizationRoutes, { prefix: '/api' });
   await app.register(invitationRoutes, { prefix: '/api' });
   await app.register(activityRoutes, { prefix: '/api' });
+  await app.register(apiKeyRoutes, { prefix: '/api' });
+  // The public API for other systems: API keys only, its own document and error format.
+  await app.register(publicApiRoutes, { prefix: '/api/v1' });
 }

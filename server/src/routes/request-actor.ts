@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { recordActivity, type ActivityActor, type ActivityEntry } from '../services/activity/activity-log';
 
-/** The member behind a request, as the activity log records them. */
+/** The member (or the API key) behind a request, as the activity log records them. */
 export function actorOf(request: FastifyRequest): ActivityActor {
   const agent = request.headers['user-agent'];
   return {
@@ -10,6 +10,7 @@ export function actorOf(request: FastifyRequest): ActivityActor {
     role: request.role,
     ip: request.ip,
     userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null,
+    apiKey: request.apiKey ? { id: request.apiKey.id, name: request.apiKey.name } : null,
   };
 }
 

@@ -9,6 +9,8 @@ export interface ActivityActor {
   role: Role | null;
   ip?: string | null;
   userAgent?: string | null;
+  /** Another system's API key the action was made with: the entry names it ("clave «Tienda»"). */
+  apiKey?: { id: number; name: string } | null;
 }
 
 export const SYSTEM = (orgId: number): ActivityActor => ({ orgId, userId: null, role: null });
@@ -34,12 +36,14 @@ export async function recordActivity(db: Queryable, actor: ActivityActor, entry:
   await rowsOf(
     db,
     sql`insert into activity_log (organization_id, actor_user_id, actor_name, actor_role, action, target_type, target_id,
-                                  target_name, changes, detail, ip, user_agent, outcome, reason)
+                                  target_name, changes, detail, ip, user_agent, outcome, reason, actor_api_key_id)
         select ${actor.orgId}, ${actor.userId},
-               coalesce((select coalesce(nullif(trim(first_name || ' ' || last_name), ''), email) from users where id = ${actor.userId}), 'sistema'),
+               coalesce(${actor.apiKey ? `clave «${actor.apiKey.name}»` : null}::text,
+                        (select coalesce(nullif(trim(first_name || ' ' || last_name), ''), email) from users where id = ${actor.userId}), 'sistema'),
                ${actor.role}, ${entry.action}, ${entry.target?.type ?? null}, ${entry.target ? String(entry.target.id) : null},
                ${entry.target?.name ?? null}, ${entry.changes ? jsonParam(entry.changes) : null}, ${entry.detail ? jsonParam(entry.detail) : null},
-               ${actor.ip ?? null}, ${actor.userAgent ?? null}, ${entry.outcome ?? 'done'}, ${entry.reason ?? null}
+               ${actor.ip ?? null}, ${actor.userAgent ?? null}, ${entry.outcome ?? 'done'}, ${entry.reason ?? null},
+               ${actor.apiKey?.id ?? null}::int
          where exists (select 1 from organizations where id = ${actor.orgId})`,
   );
 }

@@ -23,6 +23,26 @@ function cardCategory(category: string | null): PricingCategory | null {
   return normalizeCategory(category);
 }
 
+/**
+ * What one delivered message costs, from the `pricing` its webhook reported and the rate card
+ * for the recipient's country on the send day: the status of the line it belongs to, and the
+ * price in millionths of a dollar (rates have at most 6 decimals).
+ */
+export function priceOfMessage(
+  index: RateIndex,
+  m: { category: string | null; type: string | null; model: string | null; country: string | null; day: string },
+): { status: CostLine['status']; micros: number } {
+  const model = m.model?.toUpperCase() ?? null;
+  if (!m.category && !m.type && !m.model) return { status: 'unpriceable', micros: 0 };
+  if (model === 'CBP') return { status: 'unpriceable', micros: 0 };
+  if (m.type && FREE_PRICING_TYPES.includes(m.type)) return { status: 'free', micros: 0 };
+  if (m.type !== 'regular') return { status: 'unpriceable', micros: 0 };
+  const category = cardCategory(m.category);
+  const rate = category ? (index.forCountry(category, m.country, m.day)?.usd_per_message ?? null) : null;
+  if (rate === null) return { status: 'no_rate', micros: 0 };
+  return { status: 'priced', micros: Math.round(rate * 1_000_000) };
+}
+
 interface Group {
   category: string | null;
   type: string | null;
@@ -64,23 +84,9 @@ export async function campaignCost(
   for (const g of groups) {
     const n = Number(g.n);
     const country = g.country ?? (g.sample ? countryOfRecipient(g.sample) : null);
-    const model = g.model?.toUpperCase() ?? null;
-    let status: CostLine['status'];
-    let micros = 0;
-    if (!g.category && !g.type && !g.model) status = 'unpriceable';
-    else if (model === 'CBP') status = 'unpriceable';
-    else if (g.type && FREE_PRICING_TYPES.includes(g.type)) status = 'free';
-    else if (g.type !== 'regular') status = 'unpriceable';
-    else {
-      const category = cardCategory(g.category);
-      const rate = category ? (index.forCountry(category, country, g.day)?.usd_per_message ?? null) : null;
-      if (rate === null) status = 'no_rate';
-      else {
-        status = 'priced';
-        // Rates have at most 6 decimals: sum in millionths of a dollar, as the estimate does.
-        micros = Math.round(rate * 1_000_000) * n;
-      }
-    }
+    const price = priceOfMessage(index, { ...g, country });
+    const status = price.status;
+    const micros = price.micros * n;
     sums[status] += n;
     sums.micros += micros;
     const key = `${g.category}|${country}|${g.type}|${g.model}|${status}`;

@@ -3,6 +3,7 @@ import {
   APPROVAL_AUDIENCE_TOLERANCE,
   APPROVAL_TTL_HOURS,
   CAMPAIGN_STATUS_LABELS,
+  CAN_CANCEL,
   CAN_DELETE,
   CAN_PAUSE,
   type CampaignStatus,
@@ -48,7 +49,7 @@ import { recordActivity, SYSTEM } from '../activity/activity-log';
 
 export type PauseOrigin = 'operator' | 'template' | 'engine';
 
-export type CampaignAction = 'start' | 'pause' | 'edit' | 'retry' | 'delete';
+export type CampaignAction = 'start' | 'pause' | 'edit' | 'retry' | 'delete' | 'cancel';
 
 const REFUSAL: Record<CampaignAction, string> = {
   start: 'No se puede iniciar',
@@ -56,6 +57,7 @@ const REFUSAL: Record<CampaignAction, string> = {
   edit: 'No se puede editar',
   retry: 'No se pueden reintentar envíos de',
   delete: 'No se puede eliminar',
+  cancel: 'No se puede cancelar',
 };
 
 /** The 409 for an action the campaign's status does not allow, e.g. "No se puede pausar una campaña en estado Borrador". */
@@ -207,6 +209,28 @@ export async function pauseByOperator(db: Db, userId: number, id: number): Promi
     .returning();
   if (row) return row;
   throw refuse('pause', (await loadCampaignRow(db, userId, id)).status);
+}
+
+/**
+ * Cancel (CAN_CANCEL → cancelled): nothing more is sent; rows already on the wire finish, the
+ * pending ones stay unsent. A request waiting for approval is closed as voided in the same
+ * transaction. The campaign's new row, or the 409.
+ */
+export async function cancelCampaignRow(db: Db, orgId: number, id: number): Promise<CampaignRow> {
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'cancelled', updatedAt: new Date() })
+      .where(and(eq(campaigns.id, id), eq(campaigns.userId, orgId), inArray(campaigns.status, [...CAN_CANCEL])))
+      .returning();
+    if (updated) {
+      await tx.execute(sql`update campaign_approvals set decision = 'voided', decided_at = now()
+                           where campaign_id = ${id} and decision is null`);
+    }
+    return updated;
+  });
+  if (row) return row;
+  throw refuse('cancel', (await loadCampaignRow(db, orgId, id)).status);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
-import { pauseByOperator } from './campaign-transitions';
+import { cancelCampaignRow, pauseByOperator } from './campaign-transitions';
 import { campaignDetail } from './campaign-queries';
 
 /**
@@ -12,4 +12,15 @@ export async function pauseCampaign(ctx: AppContext, userId: number, id: number)
   const row = await pauseByOperator(ctx.db, userId, id);
   ctx.signals.campaignChanged(id);
   return campaignDetail(ctx.db, userId, row);
+}
+
+/**
+ * Cancel: from any status but completed or cancelled. Senders drop the campaign as on a pause
+ * (claimed rows not yet sent go back to pending and stay unsent); a cancelled campaign is never
+ * started again.
+ */
+export async function cancelCampaign(ctx: AppContext, orgId: number, id: number): Promise<Campaign> {
+  const row = await cancelCampaignRow(ctx.db, orgId, id);
+  ctx.signals.campaignChanged(id);
+  return campaignDetail(ctx.db, orgId, row);
 }

@@ -15,11 +15,14 @@ export interface Visible {
 
 export type ScopedKind = 'kommo' | 'whatsapp' | 'campaign' | 'template';
 
-export const isScoped = (role: Role | null, scope: Scope) =>
-  !!role && !UNSCOPED_ROLES.includes(role) && (scope.whatsapp_account_ids.length > 0 || scope.kommo_account_ids.length > 0);
+/** `restricted`: an API key limited to some numbers, scoped whatever its creator's role. */
+export const isScoped = (role: Role | null, scope: Scope, restricted = false) =>
+  !!role &&
+  (restricted || !UNSCOPED_ROLES.includes(role)) &&
+  (scope.whatsapp_account_ids.length > 0 || scope.kommo_account_ids.length > 0);
 
-export async function visibleResources(db: Queryable, orgId: number, role: Role | null, scope: Scope): Promise<Visible | null> {
-  if (!isScoped(role, scope)) return null;
+export async function visibleResources(db: Queryable, orgId: number, role: Role | null, scope: Scope, restricted = false): Promise<Visible | null> {
+  if (!isScoped(role, scope, restricted)) return null;
   const w = intArray(scope.whatsapp_account_ids);
   const k = intArray(scope.kommo_account_ids);
   const [row] = await rowsOf<{ wa: number[]; ko: number[] }>(
