@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const FEATURES = ['auth', 'blacklist', 'campaigns', 'contacts', 'dashboard', 'kommo-accounts', 'templates', 'whatsapp-accounts'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'e2e/artifacts/**', 'e2e/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

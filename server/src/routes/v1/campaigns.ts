@@ -48,7 +48,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     '/campaigns',
     {
       config: { permission: 'campaigns.view', apiScope: 'campaigns:read', scope: { list: { field: 'whatsapp_account_id', kind: 'whatsapp' } } },
-      schema: { tags, summary: 'Lista las campañas', querystring: v1CampaignListQuerySchema, response: { 200: v1CampaignPageSchema } },
+      schema: { tags, operationId: 'listCampaigns', summary: 'Lista las campañas', querystring: v1CampaignListQuerySchema, response: { 200: v1CampaignPageSchema } },
     },
     (request) => listV1Campaigns(ctx.db, request.orgId, numbersOf(request), request.query),
   );
@@ -59,7 +59,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
       config: { permission: 'campaigns.edit', apiScope: 'campaigns:write', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } },
       schema: {
         tags,
-        summary: 'Crea una campaña desde un filtro de Kommo o con destinatarios explícitos',
+        operationId: 'createCampaign', summary: 'Crea una campaña desde un filtro de Kommo o con destinatarios explícitos',
         body: v1CreateCampaignSchema,
         response: { 201: v1CampaignSchema, 202: v1CampaignSchema },
       },
@@ -82,7 +82,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     '/campaigns/:id',
     {
       config: { permission: 'campaigns.view', apiScope: 'campaigns:read', scope: one },
-      schema: { tags, summary: 'Una campaña con sus cifras y el pre-envío', params: v1IdParamsSchema, response: { 200: v1CampaignSchema } },
+      schema: { tags, operationId: 'getCampaign', summary: 'Una campaña con sus cifras y el pre-envío', params: v1IdParamsSchema, response: { 200: v1CampaignSchema } },
     },
     async (request) => {
       const campaign = await getCampaign(ctx.db, request.orgId, request.params.id);
@@ -97,7 +97,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
       config: { permission: 'campaigns.edit', apiScope: 'campaigns:write', scope: one },
       schema: {
         tags,
-        summary: 'Agrega hasta 1000 destinatarios a una campaña en borrador',
+        operationId: 'addRecipients', summary: 'Agrega hasta 1000 destinatarios a una campaña en borrador',
         params: v1IdParamsSchema,
         body: v1AddRecipientsSchema,
         response: { 200: v1AddRecipientsResultSchema },
@@ -117,7 +117,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
       config: { permission: 'campaigns.view', apiScope: 'campaigns:read', scope: one },
       schema: {
         tags,
-        summary: 'Los destinatarios con su estado, error de Meta, respuesta y costo',
+        operationId: 'listRecipients', summary: 'Los destinatarios con su estado, error de Meta, respuesta y costo',
         params: v1IdParamsSchema,
         querystring: v1RecipientsQuerySchema,
         response: { 200: v1RecipientPageSchema },
@@ -134,7 +134,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
       `/campaigns/:id/${path}`,
       {
         config: { permission: path === 'start' ? 'campaigns.start' : 'campaigns.send', apiScope: 'campaigns:send', scope: one },
-        schema: { tags, summary, params: v1IdParamsSchema, response: { 200: v1CampaignSchema, 202: v1CampaignSchema } },
+        schema: { tags, operationId: `${path}Campaign`, summary, params: v1IdParamsSchema, response: { 200: v1CampaignSchema, 202: v1CampaignSchema } },
       },
       async (request, reply) => {
         const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
@@ -168,7 +168,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     '/campaigns/:id/schedule',
     {
       config: { permission: 'campaigns.send', apiScope: 'campaigns:send', scope: one },
-      schema: { tags, summary: 'Programa la campaña (202 si necesita aprobación)', params: v1IdParamsSchema, body: v1ScheduleSchema, response: { 200: v1CampaignSchema, 202: v1CampaignSchema } },
+      schema: { tags, operationId: 'scheduleCampaign', summary: 'Programa la campaña (202 si necesita aprobación)', params: v1IdParamsSchema, body: v1ScheduleSchema, response: { 200: v1CampaignSchema, 202: v1CampaignSchema } },
     },
     async (request, reply) => {
       const after = await updateCampaign(ctx, request.orgId, request.params.id, { scheduled_at: request.body.scheduled_at }, actorOf(request));

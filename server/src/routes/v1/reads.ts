@@ -18,7 +18,7 @@ export default async function readRoutes(fastify: FastifyInstance) {
     '/contacts',
     {
       config: { permission: 'contacts.view', apiScope: 'contacts:read', scope: { query: { kommo_account_id: 'kommo' } } },
-      schema: { tags: ['contacts'], summary: 'Contactos de una cuenta Kommo, por páginas', querystring: v1ContactsQuerySchema, response: { 200: v1ContactPageSchema } },
+      schema: { tags: ['contacts'], operationId: 'listContacts', summary: 'Contactos de una cuenta Kommo, por páginas', querystring: v1ContactsQuerySchema, response: { 200: v1ContactPageSchema } },
     },
     async (request) => {
       await assertOwnKommoAccount(ctx.db, request.orgId, request.query.kommo_account_id);
@@ -30,7 +30,7 @@ export default async function readRoutes(fastify: FastifyInstance) {
     '/templates',
     {
       config: { permission: 'campaigns.view', apiScope: 'templates:read', scope: { query: { whatsapp_account_id: 'whatsapp' } } },
-      schema: { tags: ['templates'], summary: 'Plantillas con los parámetros que acepta cada destinatario', querystring: v1TemplatesQuerySchema, response: { 200: v1TemplateListSchema } },
+      schema: { tags: ['templates'], operationId: 'listTemplates', summary: 'Plantillas con los parámetros que acepta cada destinatario', querystring: v1TemplatesQuerySchema, response: { 200: v1TemplateListSchema } },
     },
     (request) => listV1Templates(ctx.db, request.orgId, request.visible ? [...request.visible.whatsapp] : null, request.query),
   );
