@@ -53,7 +53,7 @@ const expiry = (apiKey: ApiKey) => (apiKey.expires_at ? formatShortDateTime(apiK
 function RevokeButton({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: (k: ApiKey) => void }) {
   if (apiKey.status === 'revoked') return null;
   return (
-    <Button variant="ghost" size="sm" className="text-red-700" onClick={() => onRevoke(apiKey)} aria-label={`Revocar la clave ${apiKey.name}`}>
+    <Button variant="ghost" size="sm" className="-ml-2.5 text-red-700" onClick={() => onRevoke(apiKey)} aria-label={`Revocar la clave ${apiKey.name}`}>
       <XCircle className="h-4 w-4" aria-hidden="true" />
       Revocar
     </Button>
@@ -99,7 +99,7 @@ export function ApiKeysList({ keys, numbers, onRevoke }: { keys: ApiKey[]; numbe
     <TableScroll label="Lista de claves de API">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
         <TableHead
-          columns={['Nombre', 'Permisos', 'Números', 'Creada por', `Creada (${zone})`, `Vence (${zone})`, `Último uso (${zone})`, 'Estado', 'Acciones']}
+          columns={['Nombre', 'Permisos', 'Números', `Creada (${zone})`, `Vence (${zone})`, `Último uso (${zone})`, 'Estado']}
           dense
         />
         <tbody className="divide-y divide-gray-100 bg-white">
@@ -113,17 +113,21 @@ export function ApiKeysList({ keys, numbers, onRevoke }: { keys: ApiKey[]; numbe
                 <Scopes apiKey={k} />
               </td>
               <td className="px-4 py-2.5 text-gray-700">{numbersText(k, numbers)}</td>
-              <td className="px-4 py-2.5 text-gray-700">{k.created_by?.name ?? '-'}</td>
-              <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{formatShortDateTime(k.created_at)}</td>
+              {/* Who and when in one cell, so the row fits at 1280 px with «Revocar» in view. */}
+              <td className="px-4 py-2.5 text-gray-700">
+                <span className="whitespace-nowrap">{formatShortDateTime(k.created_at)}</span>
+                {k.created_by && <span className="block text-xs text-gray-500">por {k.created_by.name}</span>}
+              </td>
               <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">{expiry(k)}</td>
               <td className="px-4 py-2.5 whitespace-nowrap text-gray-700">
                 <LastUse apiKey={k} />
               </td>
+              {/* «Revocar» under the status it changes: a column of its own pushed it out of view at 1280 px. */}
               <td className="px-4 py-2.5">
-                <StatusBadge status={k.status} />
-              </td>
-              <td className="px-4 py-2.5 whitespace-nowrap">
-                <RevokeButton apiKey={k} onRevoke={onRevoke} />
+                <div className="flex flex-col items-start gap-1">
+                  <StatusBadge status={k.status} />
+                  <RevokeButton apiKey={k} onRevoke={onRevoke} />
+                </div>
               </td>
             </tr>
           ))}

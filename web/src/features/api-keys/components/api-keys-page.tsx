@@ -28,8 +28,15 @@ function Intro() {
         la creó.
       </p>
       <p>
-        Lo que hace una clave queda en el registro de actividad como «clave «nombre»». Ponle un nombre que diga quién la usa.{' '}
-        <a href={DOCS_URL} target="_blank" rel="noopener" className="inline-flex items-center gap-1 font-medium text-blue-700 underline hover:text-blue-800">
+        Lo que hace una clave queda en el registro de actividad como «clave «nombre»»: ponle un nombre que diga quién la usa.
+      </p>
+      <p>
+        <a
+          href={DOCS_URL}
+          target="_blank"
+          rel="noopener"
+          className="inline-flex items-center gap-1 font-medium text-blue-700 underline hover:text-blue-800 max-sm:min-h-11"
+        >
           <BookOpen className="h-4 w-4" aria-hidden="true" />
           Documentación de la API
           <span className="sr-only">(se abre en una pestaña nueva)</span>

@@ -7,7 +7,6 @@ import {
   type CreatedApiKey,
 } from '@masivo/contract/api-keys';
 import { useState } from 'react';
-import toast from 'react-hot-toast';
 import { useWhatsAppAccounts } from '@/api/whatsapp-accounts';
 import { Input } from '@/components/ui/field';
 import { FormActions } from '@/components/ui/form-actions';
@@ -83,10 +82,8 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
     setServerError(null);
     create
       .mutateAsync(parsed.data)
-      .then((answer) => {
-        toast.success(`Clave «${answer.name}» creada`);
-        setCreated(answer);
-      })
+      // No toast: the dialog's own title says it, and a toast would sit over the warning on a phone.
+      .then(setCreated)
       .catch((err) => setServerError(errorMessage(err, 'Error al crear la clave')));
   };
 
@@ -122,13 +119,13 @@ export function CreateApiKeyDialog({ open, onClose }: { open: boolean; onClose: 
               Lo que la clave puede hacer. Nunca más de lo que tu rol permite.
             </p>
             {API_KEY_SCOPES.map((scope) => (
-              <label key={scope} className="flex items-start gap-2 text-sm text-gray-800 max-lg:min-h-11">
+              <label key={scope} className="flex items-center gap-2 text-sm text-gray-800 max-lg:min-h-11">
                 <input
                   type="checkbox"
                   id={`api-key-scope-${scope}`}
                   checked={form.scopes.includes(scope)}
                   onChange={(e) => setForm({ ...form, scopes: toggle(form.scopes, scope, e.target.checked) })}
-                  className="mt-0.5 h-4 w-4 shrink-0 rounded border-gray-300"
+                  className="h-4 w-4 shrink-0 rounded border-gray-300"
                 />
                 {API_KEY_SCOPE_LABEL[scope]}
               </label>
