@@ -72,6 +72,8 @@ const STATES: State[] = [
   { name: 'organization', path: () => '/organization' },
   { name: 'organization-invite-dialog', path: () => '/organization', prepare: click('Invitar miembro') },
   { name: 'activity', path: () => '/activity' },
+  { name: 'api-keys', path: () => '/api-keys' },
+  { name: 'api-keys-create-dialog', path: () => '/api-keys', prepare: click('Nueva clave') },
 ];
 
 let stack: Stack;
