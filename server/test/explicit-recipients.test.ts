@@ -14,6 +14,8 @@ import { getCampaign } from '../src/services/campaigns/campaign-queries';
 import { addExplicitRecipients, createExplicitCampaign } from '../src/services/campaigns/explicit-recipients';
 import { preflightForCampaign } from '../src/services/campaigns/preflight';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { updateCampaign } from '../src/services/campaigns/update-campaign';
+import { AUTHENTICATION_TO_BSUID } from '../src/engine/campaigns/sender';
 import { buildSendComponents } from '../src/services/variables/render';
 import { createTestApp, type TestApp } from './helpers/app';
 import { seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
@@ -250,13 +252,13 @@ describe('pre-flight, freeze and send', () => {
       message: expect.stringMatching(/^Solo se pueden agregar destinatarios a una campaña en borrador/),
     });
     const done = await waitFor(() => getCampaign(t.ctx.db, owner.userId, c.id), (x) => x.status === 'completed', 15_000, 'completed');
-    expect(done).toMatchObject({ total_recipients: 8, skipped_count: 5, messages_sent: 3, kommo_account_id: null });
 
     const rows = await rowsOf<{ phone: string; status: string; error_message: string | null; bsuid: string | null; contact_id: number | null }>(
       t.ctx.db,
       sql`select phone, status, error_message, bsuid, contact_id from campaign_recipients where campaign_id = ${c.id} order by id`,
     );
-    expect(rows.map((r) => [r.phone, r.status === 'skipped' ? r.error_message : 'sent'])).toEqual([
+    // (A recipient that failed shows Meta's message here rather than 'sent'.)
+    expect(rows.map((r) => [r.phone, r.status === 'skipped' || r.status === 'failed' ? r.error_message : 'sent'])).toEqual([
       ['+5491150000001', 'sent'],
       ['+5491150000002', 'sent'],
       ['+5491150000003', 'Número en la lista negra'],
@@ -266,6 +268,7 @@ describe('pre-flight, freeze and send', () => {
       [BLOCKED_BSUID, 'Número en la lista negra'],
       ['+000', 'Sin número de teléfono válido'],
     ]);
+    expect(done).toMatchObject({ total_recipients: 8, skipped_count: 5, messages_sent: 3, kommo_account_id: null });
     expect(rows.every((r) => r.contact_id === null)).toBe(true);
     expect(rows[5]!.bsuid).toBe(BSUID);
 
@@ -283,5 +286,39 @@ describe('pre-flight, freeze and send', () => {
     });
     // The BSUID went out through `recipient`.
     expect(sent.get(BSUID)![1].parameters[0]).toEqual({ type: 'text', text: 'usuaria' });
+  });
+});
+
+describe('what an explicit campaign does not allow', () => {
+  it('refuses filters, a Kommo account, and another template once it has recipients (409)', async () => {
+    const c = await draft('Sin filtros');
+    await expect(updateCampaign(t.ctx, owner.userId, c.id, { filters: { tags: ['vip'] } })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(updateCampaign(t.ctx, owner.userId, c.id, { kommo_account_id: world.kommoAccountId })).rejects.toMatchObject({ statusCode: 409 });
+    // Before any recipient the template may change; after, their parameters hold it.
+    await updateCampaign(t.ctx, owner.userId, c.id, { name: 'Renombrada' });
+    await addExplicitRecipients(t.ctx, owner.userId, c.id, [full('+5491160000001', 1)]);
+    await expect(updateCampaign(t.ctx, owner.userId, c.id, { template_id: world.templateId })).rejects.toMatchObject({
+      statusCode: 409,
+      message: expect.stringMatching(/^La plantilla no se puede cambiar/),
+    });
+  });
+
+  it('skips a BSUID recipient of an authentication template with the reason', async () => {
+    const [tpl] = await rowsOf<{ id: number }>(
+      t.ctx.db,
+      sql`insert into templates (user_id, whatsapp_account_id, name, language, category, status, components)
+          values (${owner.userId}, ${world.whatsappAccountId}, 'codigo_acceso', 'es', 'AUTHENTICATION', 'approved',
+            '[{"type":"BODY","text":"Tu código es {{1}}."}]'::jsonb) returning id`,
+    );
+    const c = await createExplicitCampaign(t.ctx, owner.userId, { name: 'Códigos', whatsapp_account_id: world.whatsappAccountId, template_id: Number(tpl!.id) });
+    await addExplicitRecipients(t.ctx, owner.userId, c.id, [{ bsuid: BSUID, params: { variable_1: '123456' } }]);
+    await startCampaign(t.ctx, owner.userId, c.id);
+    const done = await waitFor(() => getCampaign(t.ctx.db, owner.userId, c.id), (x) => x.status === 'completed', 15_000, 'completed');
+    expect(done).toMatchObject({ skipped_count: 1, messages_sent: 0 });
+    const [row] = await rowsOf<{ status: string; error_message: string }>(
+      t.ctx.db,
+      sql`select status, error_message from campaign_recipients where campaign_id = ${c.id}`,
+    );
+    expect(row).toEqual({ status: 'skipped', error_message: AUTHENTICATION_TO_BSUID });
   });
 });
