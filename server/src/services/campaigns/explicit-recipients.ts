@@ -157,7 +157,8 @@ export async function addExplicitRecipients(
     const [result] = await rowsOf<{ total: number | string }>(
       tx,
       sql`with base as (
-            select coalesce(max(position), 0) as last from campaign_explicit_recipients where campaign_id = ${campaignId}
+            select coalesce(max(position), 0) as last from campaign_explicit_recipients
+            where campaign_id = ${campaignId} and user_id = ${orgId}
           ),
           ins as (
             insert into campaign_explicit_recipients (campaign_id, user_id, position, phone, phone_key, bsuid, params)
