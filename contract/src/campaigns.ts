@@ -263,8 +263,11 @@ export const campaignSchema = z.object({
   completed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
-  /** The audience: 'filter' (the Kommo filter) or a follow-up's frozen 'contact_list'. */
-  audience_kind: z.enum(['filter', 'contact_list']).optional(),
+  /**
+   * The audience: 'filter' (the Kommo filter), a follow-up's frozen 'contact_list', or
+   * 'explicit' (phones or BSUIDs given with their own parameters; no Kommo account).
+   */
+  audience_kind: z.enum(['filter', 'contact_list', 'explicit']).optional(),
   /** A follow-up ("Nueva campaña para…"): the campaign and group its frozen contact list came from. */
   follow_up_of: z
     .object({

@@ -49,8 +49,11 @@ export const campaigns = pgTable('campaigns', {
   audienceFrozenAt: timestamp('audience_frozen_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  /** 0024: 'filter' (the Kommo filter) or 'contact_list' (a follow-up's frozen list, campaign_audience_contacts). */
-  audienceKind: text('audience_kind').$type<'filter' | 'contact_list'>().notNull().default('filter'),
+  /**
+   * 0024: 'filter' (the Kommo filter) or 'contact_list' (a follow-up's frozen list, campaign_audience_contacts);
+   * 0039: 'explicit' (phones or BSUIDs given by the caller, campaign_explicit_recipients; no Kommo account).
+   */
+  audienceKind: text('audience_kind').$type<'filter' | 'contact_list' | 'explicit'>().notNull().default('filter'),
   /** 0024: a follow-up's source campaign (its name kept for when it is deleted) and group. */
   sourceCampaignId: integer('source_campaign_id'),
   sourceCampaignName: text('source_campaign_name'),
@@ -99,6 +102,8 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   replyCount: integer('reply_count').notNull().default(0),
   lastReply: text('last_reply'),
   buttonTapped: text('button_tapped'),
+  /** 0039: an explicit recipient's own template parameters (mapping keys → values); null otherwise. */
+  params: jsonb('params').$type<Record<string, string>>(),
 });
 
 /** 0021: inbound messages, kept once per number and wamid, attributed to a campaign recipient when they answer one. */

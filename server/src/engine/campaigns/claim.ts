@@ -13,6 +13,8 @@ export interface ClaimedRecipient {
   /** Requests made for this recipient, the one about to happen included. */
   attempts: number;
   contact: ContactLike;
+  /** An explicit recipient's own template parameters (0039); null for every other recipient. */
+  params?: Record<string, string> | null;
 }
 
 interface RawClaim {
@@ -25,6 +27,7 @@ interface RawClaim {
   last_name: string | null;
   email: string | null;
   custom_fields: Record<string, string> | string | null;
+  params: Record<string, string> | string | null;
 }
 
 /**
@@ -52,14 +55,14 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
           set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
-          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts
+          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params
         ),
         -- Something was due within its sending hours: the campaign waits for no window.
         hours_open as (
           update campaigns set hours_wait_until = null
           where id = ${campaignId} and hours_wait_until is not null and exists (select 1 from claimed)
         )${recordReach(reach)}
-        select cl.id, cl.phone, cl.phone_key, cl.attempts, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        select cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from claimed cl left join contacts c on c.id = cl.contact_id
         order by cl.id`,
   );
@@ -77,6 +80,7 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
       email: r.email,
       custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
     },
+    params: typeof r.params === 'string' ? JSON.parse(r.params) : r.params,
   }));
 }
 

@@ -15,6 +15,10 @@ export interface ActiveCampaign {
   templateName: string;
   language: string;
   template: { components: TemplateComponent[]; parameterFormat?: string | null };
+  /** A campaign with explicit recipients (0039): no Kommo account, every blacklist of the tenant applies. */
+  explicit?: boolean;
+  /** An AUTHENTICATION template: Meta does not deliver those to a BSUID, so such recipients are skipped. */
+  authentication?: boolean;
   mappings: MappingLike[];
   /** The header's media id, uploaded once for the campaign (static header media only). */
   headerMediaId: string | null;
@@ -35,9 +39,9 @@ export async function activeCampaignsOf(
   /** Uploads the campaign's header media; an AppError refuses the campaign with its reason. */
   headerMediaId: (campaign: Omit<ActiveCampaign, 'headerMediaId'>) => Promise<string | null> = async () => null,
 ): Promise<{ active: Map<number, ActiveCampaign>; refused: Array<{ campaignId: number; reason: string }> }> {
-  const rows = await rowsOf<{ id: number; user_id: number; kommo_account_id: number | null; template_id: number | null }>(
+  const rows = await rowsOf<{ id: number; user_id: number; kommo_account_id: number | null; template_id: number | null; audience_kind: string }>(
     db,
-    sql`select id, user_id, kommo_account_id, template_id from campaigns
+    sql`select id, user_id, kommo_account_id, template_id, audience_kind from campaigns
         where whatsapp_account_id = ${whatsappAccountId} and status = 'sending' order by id`,
   );
   const active = new Map<number, ActiveCampaign>();
@@ -55,7 +59,10 @@ export async function activeCampaignsOf(
       continue;
     }
     try {
-      const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), whatsappAccountId);
+      // An explicit campaign's recipients bring the values of the slots its mappings leave open.
+      const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), whatsappAccountId, {
+        partialMappings: row.audience_kind === 'explicit',
+      });
       const loaded = {
         id,
         userId: Number(row.user_id),
@@ -64,6 +71,8 @@ export async function activeCampaignsOf(
         templateName: template.name,
         language: template.language,
         template: { components: template.components, parameterFormat: template.parameterFormat },
+        explicit: row.audience_kind === 'explicit',
+        authentication: (template.category ?? '').toUpperCase() === 'AUTHENTICATION',
         mappings,
         loadedAt: now,
       };

@@ -1,5 +1,6 @@
 import type { SendOutcome, WhatsAppMessenger } from '../../integrations/whatsapp/messenger';
 import { systemicPauseReason } from '../../integrations/whatsapp/send-errors';
+import { isBsuid } from '../../lib/bsuid';
 import { AppError } from '../../lib/errors';
 import type { Metrics } from '../../lib/metrics';
 import { buildSendComponents } from '../../services/variables/render';
@@ -16,6 +17,7 @@ import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
 export const FREQUENCY_CAPPED = 'Tope de frecuencia: ya recibió el máximo de mensajes de marketing del período';
+export const AUTHENTICATION_TO_BSUID = 'Las plantillas de autenticación no se pueden enviar a un BSUID (se necesita el teléfono)';
 /** Meta's codes for a send of a paused (132015) or disabled (132016) template. */
 const TEMPLATE_PAUSED = 132015;
 const TEMPLATE_DISABLED = 132016;
@@ -246,11 +248,18 @@ export class AccountSender {
   }
 
   private dispatch(item: ClaimedRecipient, campaign: ActiveCampaign) {
+    // Meta sends authentication templates to phone numbers only: a BSUID recipient is skipped.
+    if (campaign.authentication && isBsuid(item.phone)) {
+      this.holding.delete(item.id);
+      this.writer.settle({ recipientId: item.id, kind: 'skipped', message: AUTHENTICATION_TO_BSUID });
+      return;
+    }
     let components;
     try {
       components = buildSendComponents(campaign.template, campaign.mappings, item.contact, {
         headerMediaId: campaign.headerMediaId,
         quickReplyPayload: (index) => this.store.signButton({ campaignId: campaign.id, index }),
+        params: item.params,
       });
     } catch (err) {
       // A mapping removed while sending: every message of the campaign would fail the same way.

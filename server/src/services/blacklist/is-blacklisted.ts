@@ -18,8 +18,12 @@ export async function blacklistedKeys(db: Db, userId: number, accountId: number 
   return new Set(found.map((r) => r.phone_key));
 }
 
-/** The rows (`phone_key`) of blacklistedKeys, for a statement that asks more at once. */
-export function blacklistedKeysSql(userId: number, accountId: number | null, unique: string[]): SQL {
+/**
+ * The rows (`phone_key`) of blacklistedKeys, for a statement that asks more at once. `accountId`
+ * 'all': every blacklist of the tenant (a campaign with explicit recipients has no Kommo account,
+ * so no blacklist of the tenant may be passed over).
+ */
+export function blacklistedKeysSql(userId: number, accountId: number | null | 'all', unique: string[]): SQL {
   const wanted = sql`(select jsonb_array_elements_text(${JSON.stringify(unique)}::jsonb))`;
   return sql`
     with ids(k, id) as (
@@ -29,6 +33,10 @@ export function blacklistedKeysSql(userId: number, accountId: number | null, uni
     )
     select distinct ids.k as phone_key from ids
     where exists (select 1 from opt_outs o where o.user_id = ${userId} and (o.phone_key = ids.id or o.bsuid = ids.id))
-    ${accountId ? sql`or exists (select 1 from blacklist b where b.user_id = ${userId} and b.account_id = ${accountId}
-      and (b.phone_key = ids.id or b.bsuid = ids.id))` : sql``}`;
+    ${accountId === 'all'
+      ? sql`or exists (select 1 from blacklist b where b.user_id = ${userId} and (b.phone_key = ids.id or b.bsuid = ids.id))`
+      : accountId
+        ? sql`or exists (select 1 from blacklist b where b.user_id = ${userId} and b.account_id = ${accountId}
+      and (b.phone_key = ids.id or b.bsuid = ids.id))`
+        : sql``}`;
 }

@@ -31,7 +31,12 @@ export async function approvalSnapshot(db: Db, row: CampaignRow, kind: ApprovalK
       .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     // Not the freeze itself: a request made again after the freeze (the audience grew) keeps
     // the snapshot of the approval it replaces.
-    audience: row.audienceKind === 'contact_list' ? { list: row.id } : { kommo_account_id: row.kommoAccountId, filters: row.filters },
+    audience:
+      row.audienceKind === 'contact_list'
+        ? { list: row.id }
+        : row.audienceKind === 'explicit'
+          ? { explicit: row.id, recipients: row.totalRecipients }
+          : { kommo_account_id: row.kommoAccountId, filters: row.filters },
     scheduled_at: kind === 'schedule' && row.scheduledAt ? row.scheduledAt.toISOString() : null,
     sending_hours: row.sendingHours ?? null,
   };

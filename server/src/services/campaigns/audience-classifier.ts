@@ -65,7 +65,11 @@ export function cappedKeysSql(userId: number, cap: { maxMessages: number | SQL; 
 
 export interface AudienceRules {
   userId: number;
-  kommoAccountId: number;
+  /**
+   * The Kommo account whose blacklist applies (and whose contacts a filter matches). Null only
+   * for an explicit campaign (0039), which has none: then every blacklist of the tenant applies.
+   */
+  kommoAccountId: number | null;
   filters: ContactFilter;
   /** The template's category is MARKETING: US numbers and the frequency cap apply. */
   marketing: boolean;
@@ -78,6 +82,23 @@ export interface AudienceRules {
    * match is the same.
    */
   contactListOf?: number | null;
+  /**
+   * A campaign with explicit recipients (0039, `audience_kind = 'explicit'`): its staged rows
+   * (campaign_explicit_recipients) are the matched set, `position` standing for the contact id
+   * (so the first position of a repeated phone is the one attempted) and `params` carried along.
+   */
+  explicitOf?: number | null;
+}
+
+/** The blacklist entries that apply: the campaign's Kommo account's, or all the tenant's when it has none. */
+function blacklistScope(r: Pick<AudienceRules, 'kommoAccountId'>): SQL {
+  return r.kommoAccountId != null ? sql`and b.account_id = ${r.kommoAccountId}::int` : sql``;
+}
+
+/** The Kommo account a filter reads; only explicit campaigns have none, and they never read a filter. */
+function filterAccount(r: Pick<AudienceRules, 'kommoAccountId'>): number {
+  if (r.kommoAccountId == null) throw new Error('A filter audience needs a Kommo account');
+  return r.kommoAccountId;
 }
 
 /**
@@ -86,12 +107,13 @@ export interface AudienceRules {
  * invalid phone, duplicate, blacklist/opt-out, US marketing, frequency cap, template). The
  * freeze inserts from `classified`; the pre-flight counts the same rules, in the same order,
  * by key prefix (countAudience), and tests hold the two to the same figures.
- * `classified` columns: contact_id, phone, phone_key (null when invalid), known_bsuid, reason.
+ * `classified` columns: contact_id (an explicit recipient's position), phone, phone_key (null
+ * when invalid), known_bsuid, params (an explicit recipient's own, else null), reason.
  */
 export function classifiedAudienceCtes(r: AudienceRules): SQL {
   return sql`${verdictCtes(r)},
     classified as (
-      select a.contact_id, a.phone, a.phone_key, coalesce(a.bsuid, v.cb_bsuid) as known_bsuid, case
+      select a.contact_id, a.phone, a.phone_key, coalesce(a.bsuid, v.cb_bsuid) as known_bsuid, a.params, case
         when a.phone_key is null then 'invalid_phone'
         when a.contact_id <> v.first_id then 'duplicate'
         else v.reason end as reason
@@ -109,14 +131,19 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
 function verdictCtes(r: AudienceRules): SQL {
   // The matched set: the filter's contacts, or a follow-up's frozen list with the phone (and
   // its key and BSUID) each contact was reached at by the source campaign.
+  // An explicit campaign's staged recipients: the position stands for the contact id.
   const matched =
-    r.contactListOf != null
-      ? sql`select l.contact_id, l.phone, l.phone_key, l.bsuid
+    r.explicitOf != null
+      ? sql`select e.position as contact_id, coalesce(e.phone, e.bsuid) as phone, e.phone_key, e.bsuid, e.params
+      from campaign_explicit_recipients e
+      where e.campaign_id = ${r.explicitOf}::int and e.user_id = ${r.userId}::int`
+      : r.contactListOf != null
+      ? sql`select l.contact_id, l.phone, l.phone_key, l.bsuid, null::jsonb as params
       from campaign_audience_contacts l
       where l.campaign_id = ${r.contactListOf}::int and l.user_id = ${r.userId}::int ${listExclusionSql(r)}`
-      : sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid
+      : sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid, null::jsonb as params
       from contacts c
-      where ${contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: r.filters })}`;
+      where ${contactFilterSql({ userId: r.userId, accountId: filterAccount(r), filter: r.filters })}`;
   // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
   // is the key's digits 2-4; a BSUID key starts with letters.
   const usRule = r.marketing
@@ -125,9 +152,9 @@ function verdictCtes(r: AudienceRules): SQL {
   const capRule = r.marketing && r.cap ? sql`when p.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
   const templateRule = r.templateUnfit ? sql`else 'template_unfit'` : sql``;
   // One hashed set probed once per person: the blacklist's and the opt-outs' keys and BSUIDs.
-  const blocked = sql`select b.phone_key from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int
+  const blocked = sql`select b.phone_key from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)}
       union all select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int
-      union all select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
+      union all select b.bsuid from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.bsuid is not null
       union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
@@ -142,7 +169,7 @@ function verdictCtes(r: AudienceRules): SQL {
       select p.phone_key, p.n, p.first_id, p.sample, cb.bsuid as cb_bsuid, case
         when p.phone_key is null then 'invalid_phone'
         when p.phone_key in (${blocked})
-          or cb.bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null)
+          or cb.bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.bsuid is not null)
           or cb.bsuid in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
           then 'blacklisted'
         ${usRule}
@@ -161,7 +188,7 @@ function verdictCtes(r: AudienceRules): SQL {
  */
 export function listExclusionSql(r: Pick<AudienceRules, 'userId' | 'kommoAccountId' | 'filters'>, contactId: SQL = sql`l.contact_id`): SQL {
   const excluded = r.filters.excludedTags ?? [];
-  if (excluded.length === 0) return sql``;
+  if (excluded.length === 0 || r.kommoAccountId == null) return sql``;
   const holders = contactFilterSql({ userId: r.userId, accountId: r.kommoAccountId, filter: { tags: excluded, tagOperator: 'OR' } });
   return sql`and not exists (select 1 from contacts c where c.id = ${contactId} and ${holders})`;
 }
@@ -203,8 +230,23 @@ const noExclusions = (): Record<ExclusionReason, number> => ({
  * after every kind of write.
  */
 export async function countAudience(db: Db, rules: AudienceRules): Promise<AudienceCounts> {
+  // An explicit campaign's staged recipients carry their key: counted like a frozen list.
+  if (rules.explicitOf != null) {
+    return db
+      .transaction((tx) =>
+        countMatched(
+          tx,
+          rules,
+          sql`select e.phone_key from campaign_explicit_recipients e where e.campaign_id = ${rules.explicitOf}::int and e.user_id = ${rules.userId}::int`,
+        ),
+      )
+      .catch((err: unknown) => {
+        if (pgCode(err) === '57014') throw new AppError(503, PREFLIGHT_TIMED_OUT);
+        throw err;
+      });
+  }
   // Validates the filter (schema, parameter budget) exactly as the freeze will.
-  contactFilterSql({ userId: rules.userId, accountId: rules.kommoAccountId, filter: rules.filters });
+  contactFilterSql({ userId: rules.userId, accountId: filterAccount(rules), filter: rules.filters });
   const filter = contactFilterSchema.parse(rules.filters);
   const groups = facetKeyGroups(filter);
   const search = narrowSearchSql(filter.searchQuery);
@@ -228,12 +270,12 @@ export async function countAudience(db: Db, rules: AudienceRules): Promise<Audie
       // Only a "none of them" condition (excluded tags, a field that must not exist): every
       // contact minus the ones holding the keys, so the cost follows those few, not the account.
       if (!search && groups.length === 1 && groups[0]!.negated) {
-        const held = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, [
+        const held = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: filterAccount(rules) }, [
           { ...groups[0]!, negated: false },
         ]);
         return countWholeAccount(tx, rules, held && sql`select f.phone_key from ${held.from} where ${held.where}`);
       }
-      const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: rules.kommoAccountId }, groups, search);
+      const match = await facetMatch((q) => rowsOf(tx, q), { userId: rules.userId, accountId: filterAccount(rules) }, groups, search);
       if (!match) return { matched: 0, attempted: 0, excluded: noExclusions(), prefixes: [] };
       return countMatched(tx, rules, sql`select f.phone_key from ${match.from} where ${match.where}`);
     })
@@ -257,10 +299,10 @@ const US_PREFIXES = new Set(US_AREA_CODES.map((npa) => `1${npa}`));
  */
 function blockedAndCappedCtes(r: AudienceRules): SQL {
   const capped = r.marketing && r.cap ? cappedKeysSql(r.userId, r.cap) : sql`select null::text as phone_key where false`;
-  const blockedBsuids = sql`select b.bsuid from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.bsuid is not null
+  const blockedBsuids = sql`select b.bsuid from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.bsuid is not null
       union select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
   return sql`blocked as (
-      select b.phone_key as k from blacklist b where b.user_id = ${r.userId}::int and b.account_id = ${r.kommoAccountId}::int and b.phone_key is not null
+      select b.phone_key as k from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.phone_key is not null
       union select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int and o.phone_key is not null
       union select bsuid from (${blockedBsuids}) bb
       union select cb.phone_key from contact_bsuids cb where cb.user_id = ${r.userId}::int and cb.bsuid in (${blockedBsuids})
@@ -363,7 +405,7 @@ async function countMatched(tx: Queryable, r: AudienceRules, audience: SQL): Pro
  * and a flagged person only counts while some of its contacts stay.
  */
 async function countWholeAccount(tx: Queryable, r: AudienceRules, without?: SQL | null): Promise<AudienceCounts> {
-  const account = sql`${r.kommoAccountId}::int`;
+  const account = sql`${filterAccount(r)}::int`;
   // The left-out contacts by key (the null key: those without a valid phone), and by prefix the
   // contacts and the people they take away.
   const heldCte = without

@@ -87,8 +87,10 @@ export async function assertCanActivate(db: Db, row: CampaignRow, allowedFrom: r
     .limit(1);
   if (!account) throw conflict('La campaña no tiene una cuenta de WhatsApp');
   if (!account.isActive) throw conflict('La cuenta de WhatsApp está desactivada');
-  await assertTemplateUsable(db, row.userId, row.templateId, row.whatsappAccountId);
-  if (!row.audienceFrozenAt && !row.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+  const explicit = row.audienceKind === 'explicit';
+  await assertTemplateUsable(db, row.userId, row.templateId, row.whatsappAccountId, { partialMappings: explicit });
+  // An explicit campaign has no Kommo account: its audience is its staged recipients.
+  if (!row.audienceFrozenAt && !row.kommoAccountId && !explicit) throw conflict('La campaña no tiene una cuenta Kommo');
 }
 
 /**
@@ -108,7 +110,7 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
     if (!allowedFrom.includes(locked.status)) throw refuse('start', locked.status);
     let frozen: number | null = null;
     if (!locked.audienceFrozenAt) {
-      if (!locked.kommoAccountId) throw conflict('La campaña no tiene una cuenta Kommo');
+      if (!locked.kommoAccountId && locked.audienceKind !== 'explicit') throw conflict('La campaña no tiene una cuenta Kommo');
       frozen = (await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters })).pending;
     }
     // An approval is spent by the start that sends under it. Checked here, right after the

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { Db } from '../../db/client';
 import { rowsOf, withHashJoins } from '../../db/sql';
+import { conflict } from '../../lib/errors';
 import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
 import { assignRecipientZones } from './recipient-zones-freeze';
 
@@ -14,7 +15,8 @@ export interface FreezeResult {
 }
 
 /**
- * Turns the campaign's filter into recipient rows in ONE set-based statement (no rows travel
+ * Turns the campaign's filter (a follow-up's contact list, an explicit campaign's staged
+ * recipients) into recipient rows in ONE set-based statement (no rows travel
  * through Node): one row per matching contact, classified by audience-classifier.ts (the
  * pre-flight counts the very same rows); every excluded row is recorded as skipped with its
  * reason. The campaign's counters are set in the same statement: `total_recipients` = every
@@ -22,13 +24,15 @@ export interface FreezeResult {
  */
 export async function freezeAudience(
   db: Db,
-  campaign: { id: number; userId: number; kommoAccountId: number; filters: ContactFilter },
+  campaign: { id: number; userId: number; kommoAccountId: number | null; filters: ContactFilter },
 ): Promise<FreezeResult> {
   const [template] = await rowsOf<{ category: string | null; audience_kind: string }>(
     db,
     sql`select t.category, c.audience_kind from campaigns c join templates t on t.id = c.template_id where c.id = ${campaign.id}`,
   );
   const marketing = (template?.category ?? '').toUpperCase() === 'MARKETING';
+  const explicit = template?.audience_kind === 'explicit';
+  if (!explicit && campaign.kommoAccountId == null) throw conflict('La campaña no tiene una cuenta Kommo');
   const cap = marketing ? await frequencyCapOf(db, campaign.userId) : null;
   const classified = classifiedAudienceCtes({
     userId: campaign.userId,
@@ -39,6 +43,8 @@ export async function freezeAudience(
     templateUnfit: false,
     // A follow-up freezes exactly its frozen contact list (0024), through the same classifier.
     contactListOf: template?.audience_kind === 'contact_list' ? campaign.id : null,
+    // An explicit campaign its staged recipients (0039), in the order they were added.
+    explicitOf: explicit ? campaign.id : null,
   });
   const message = sql.join(
     Object.entries(REASON_MESSAGE).map(([reason, text]) => sql`when ${reason}::text then ${text}::text`),
@@ -55,13 +61,14 @@ export async function freezeAudience(
       db,
       sql`with ${classified},
       ins as (
-        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid)
-        select ${campaign.id}, ${campaign.userId}::int, contact_id, phone,
+        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params)
+        select ${campaign.id}, ${campaign.userId}::int, ${explicit ? sql`null::bigint` : sql`contact_id`}, phone,
           case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
           case when reason is null then 'pending' else 'skipped' end,
           case reason ${message} end,
-          known_bsuid
-        -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did.
+          known_bsuid, params
+        -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did;
+        -- an explicit campaign's, the order its recipients were added in (contact_id is the position).
         from classified order by contact_id
         returning status
       ),

@@ -31,7 +31,8 @@ export async function setFrequencyCap(db: Db, userId: number, input: FrequencyCa
  */
 export async function sendExclusions(
   db: Db,
-  campaign: { id: number; userId: number; kommoAccountId: number | null },
+  /** `explicit`: a campaign with explicit recipients (no Kommo account): every blacklist of the tenant applies. */
+  campaign: { id: number; userId: number; kommoAccountId: number | null; explicit?: boolean },
   keys: string[],
 ): Promise<{ blacklisted: Set<string>; capped: Set<string> }> {
   const unique = [...new Set(keys.filter(Boolean))];
@@ -40,7 +41,7 @@ export async function sendExclusions(
   const setting = (column: 'max_messages' | 'days') => sql`(select f.${sql.raw(column)} from frequency_caps f where f.user_id = ${userId})`;
   const rows = await preparedRows<{ phone_key: string; capped: boolean }>(
     db,
-    sql`select b.phone_key, false as capped from (${blacklistedKeysSql(userId, campaign.kommoAccountId, unique)}) b
+    sql`select b.phone_key, false as capped from (${blacklistedKeysSql(userId, campaign.explicit ? 'all' : campaign.kommoAccountId, unique)}) b
         union all
         select k.phone_key, true from (${cappedKeysSql(userId, { maxMessages: setting('max_messages'), days: setting('days') }, unique)}) k
         where exists (select 1 from frequency_caps f where f.user_id = ${userId})

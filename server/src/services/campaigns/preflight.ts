@@ -25,7 +25,8 @@ import { estimateFinish, type SendingHours } from './sending-hours';
 const DAY_SECONDS = 86_400;
 
 export interface PreflightInput {
-  kommoAccountId: number;
+  /** Null only with `explicitOf`: a campaign with explicit recipients has no Kommo account. */
+  kommoAccountId: number | null;
   whatsappAccountId: number;
   templateId: number;
   filters: ContactFilter;
@@ -35,6 +36,8 @@ export interface PreflightInput {
   hours?: SendingHours | null;
   /** A follow-up's campaign id: its frozen contact list is the matched set (0024), not `filters`. */
   contactListOf?: number | null;
+  /** A campaign with explicit recipients (0039): its staged recipients are the matched set. */
+  explicitOf?: number | null;
 }
 
 /**
@@ -45,9 +48,11 @@ export interface PreflightInput {
 export async function preflightRules(
   db: Db,
   userId: number,
-  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf'>,
+  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf'>,
 ): Promise<{ rules: AudienceRules; templateProblem: string | null; category: string; cap: { maxMessages: number; days: number } | null }> {
-  await assertOwnKommoAccount(db, userId, input.kommoAccountId);
+  const explicit = input.explicitOf != null;
+  if (input.kommoAccountId != null) await assertOwnKommoAccount(db, userId, input.kommoAccountId);
+  else if (!explicit) throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   await assertOwnWhatsAppAccount(db, userId, input.whatsappAccountId);
   const [template] = await db
     .select({ id: templates.id, category: templates.category })
@@ -57,7 +62,7 @@ export async function preflightRules(
   if (!template) throw notFound('Plantilla no encontrada');
   let templateProblem: string | null = null;
   try {
-    await assertTemplateUsable(db, userId, input.templateId, input.whatsappAccountId);
+    await assertTemplateUsable(db, userId, input.templateId, input.whatsappAccountId, { partialMappings: explicit });
   } catch (err) {
     if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
     templateProblem = err.message;
@@ -73,6 +78,7 @@ export async function preflightRules(
     cap: marketing ? cap : null,
     templateUnfit: templateProblem !== null,
     contactListOf: input.contactListOf ?? null,
+    explicitOf: input.explicitOf ?? null,
   };
   return { rules, templateProblem, category, cap };
 }
@@ -88,11 +94,15 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
   const { rules, templateProblem, category, cap } = await preflightRules(db, userId, input);
   const counts = await countAudience(db, rules);
   const byCountry = new Map<string | null, number>();
-  const [kommo] = await db
-    .select({ timeZone: kommoAccounts.timeZone })
-    .from(kommoAccounts)
-    .where(and(eq(kommoAccounts.id, input.kommoAccountId), eq(kommoAccounts.userId, userId)))
-    .limit(1);
+  // An explicit campaign has no Kommo account: its zones come from the phones alone.
+  const [kommo] =
+    input.kommoAccountId == null
+      ? []
+      : await db
+          .select({ timeZone: kommoAccounts.timeZone })
+          .from(kommoAccounts)
+          .where(and(eq(kommoAccounts.id, input.kommoAccountId), eq(kommoAccounts.userId, userId)))
+          .limit(1);
   // Before the freeze the zone is placed from the phone (its prefix group's sample) or the
   // account's zone; the freeze also reads the contact's zone field (recipient-zone.ts).
   const byZone = new Map<string, { timeZone: string; country: string | null; count: number }>();
@@ -142,19 +152,21 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
  */
 export async function preflightForCampaign(db: Db, userId: number, id: number, opts: { startNow?: boolean } = {}): Promise<Preflight> {
   const row = await loadCampaignRow(db, userId, id);
-  if (!row.whatsappAccountId || !row.templateId || (!row.audienceFrozenAt && !row.kommoAccountId)) {
+  const explicit = row.audienceKind === 'explicit';
+  if (!row.whatsappAccountId || !row.templateId || (!row.audienceFrozenAt && !row.kommoAccountId && !explicit)) {
     throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   }
   const startAt = !opts.startNow && row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
   if (!row.audienceFrozenAt) {
     return runPreflight(db, userId, {
-      kommoAccountId: row.kommoAccountId!,
+      kommoAccountId: row.kommoAccountId,
       whatsappAccountId: row.whatsappAccountId,
       templateId: row.templateId,
       filters: row.filters,
       startAt,
       hours: row.sendingHours ?? null,
       contactListOf: row.audienceKind === 'contact_list' ? row.id : null,
+      explicitOf: explicit ? row.id : null,
     });
   }
   const rows = await rowsOf<{

@@ -14,11 +14,18 @@ import { campaignDetail, getCampaign, loadCampaignRow } from './campaign-queries
 import { gateAfterEdit, voidOnEdit } from './campaign-approvals';
 import { SYSTEM, type ActivityActor } from '../activity/activity-log';
 import { refuse, saveEdit } from './campaign-transitions';
+import { stagedRecipientCount } from './explicit-recipients';
 import { updateHoursWhileSending, zonesForNewHours } from './campaign-sending-hours';
 
 /** A follow-up's frozen contact list is its audience: filters never replace it silently. */
 export const FIXED_LIST_AUDIENCE =
   'La audiencia de esta campaña es una lista fija de contactos de otra campaña: no se puede reemplazar por filtros ni cambiar de cuenta Kommo';
+
+/** A campaign with explicit recipients has no Kommo account and no filters. */
+export const EXPLICIT_AUDIENCE =
+  'La audiencia de esta campaña es una lista explícita de destinatarios: no se puede reemplazar por filtros ni asignarle una cuenta Kommo';
+export const EXPLICIT_TEMPLATE_FIXED =
+  'La plantilla no se puede cambiar: los destinatarios explícitos ya cargados tienen parámetros de esta plantilla';
 
 /**
  * Edits a campaign that is not sending. Fields left out stay as they are. The audience
@@ -51,6 +58,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     throw conflict('La audiencia ya se congeló al iniciar la campaña: no se pueden cambiar la cuenta Kommo ni los filtros');
   }
   if ((kommoChanged || filtersChanged) && row.audienceKind === 'contact_list') throw conflict(FIXED_LIST_AUDIENCE);
+  if ((kommoChanged || filtersChanged) && row.audienceKind === 'explicit') throw conflict(EXPLICIT_AUDIENCE);
   const kommoAccountId = data.kommo_account_id ?? row.kommoAccountId;
   if (kommoChanged) await assertOwnKommoAccount(db, userId, data.kommo_account_id!);
   if (kommoChanged || filtersChanged) {
@@ -69,7 +77,10 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
     const templateId = data.template_id ?? row.templateId;
     if (!whatsappAccountId) throw badRequest('La cuenta de WhatsApp es requerida');
     if (!templateId) throw badRequest('La plantilla es requerida');
-    const { template } = await assertTemplateUsable(db, userId, templateId, whatsappAccountId);
+    const explicit = row.audienceKind === 'explicit';
+    // Explicit recipients' parameters were checked against the template: it stays while they are there.
+    if (explicit && templateChanged && (await stagedRecipientCount(db, userId, row.id)) > 0) throw conflict(EXPLICIT_TEMPLATE_FIXED);
+    const { template } = await assertTemplateUsable(db, userId, templateId, whatsappAccountId, { partialMappings: explicit });
     Object.assign(changes, {
       whatsappAccountId,
       templateId,

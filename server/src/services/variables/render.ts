@@ -47,6 +47,11 @@ export interface SendExtras {
   headerMediaId?: string | null;
   /** The payload of the quick reply at `index`; quick replies get no component without it. */
   quickReplyPayload?: (index: number) => string;
+  /**
+   * An explicit recipient's own values by mapping key (0039). A value given for a slot wins over
+   * the mapping (and over the campaign's uploaded header media: `header_media` is sent as a link).
+   */
+  params?: Readonly<Record<string, string>> | null;
 }
 
 /**
@@ -129,17 +134,31 @@ export function buildSendComponents(
 ): SendComponent[] {
   const slots = templateVariableSlots(template.components, template.parameterFormat);
   const byKey = new Map(mappings.map((m) => [m.templateVariable, m]));
+  // The recipient's own value for a slot, when it has one (only explicit recipients do).
+  const params = extras.params;
+  const own = (slot: TemplateVariableSlot): string | undefined => {
+    const value = params && Object.hasOwn(params, slot.key) ? params[slot.key]!.trim() : '';
+    return value || undefined;
+  };
   // Readiness is checked before a campaign starts; this guards a mapping removed since.
-  const missing = slots.filter((s) => !isMapped(byKey.get(s.key)) && !(s.kind === 'media' && extras.headerMediaId));
+  const missing = slots.filter((s) => !isMapped(byKey.get(s.key)) && !(s.kind === 'media' && extras.headerMediaId) && own(s) === undefined);
   if (missing.length) throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
-  const valueOf = (slot: TemplateVariableSlot) => mappedValue(byKey.get(slot.key)!, contact);
+  const valueOf = (slot: TemplateVariableSlot) => {
+    const value = params ? own(slot) : undefined;
+    return value !== undefined ? sanitizeParameter(value) || LAST_RESORT : mappedValue(byKey.get(slot.key)!, contact);
+  };
+  const rawOf = (slot: TemplateVariableSlot) => (params ? own(slot) : undefined) ?? rawValue(byKey.get(slot.key)!, contact);
 
   const out: SendComponent[] = [];
   for (const component of ['header', 'body'] as const) {
     const parameters: SendParameter[] = [];
     for (const slot of slots.filter((s) => s.component === component)) {
-      if (slot.kind === 'media') parameters.push(mediaParameter(slot.format!, extras.headerMediaId ? null : rawValue(byKey.get(slot.key)!, contact), extras.headerMediaId));
-      else if (slot.kind === 'location') parameters.push(locationParameter(rawValue(byKey.get(slot.key)!, contact)));
+      if (slot.kind === 'media') {
+        // A recipient's link replaces the campaign's uploaded header.
+        const link = params ? own(slot) : undefined;
+        const uploaded = link === undefined ? extras.headerMediaId : null;
+        parameters.push(mediaParameter(slot.format!, uploaded ? null : (link ?? rawValue(byKey.get(slot.key)!, contact)), uploaded));
+      } else if (slot.kind === 'location') parameters.push(locationParameter(rawOf(slot)));
       else parameters.push({ type: 'text', ...(slot.name !== undefined && { parameter_name: slot.name }), text: valueOf(slot) });
     }
     if (parameters.length) out.push({ type: component, parameters });

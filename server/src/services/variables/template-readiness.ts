@@ -22,6 +22,11 @@ export async function assertTemplateUsable(
   userId: number,
   templateId: number,
   whatsappAccountId: number,
+  /**
+   * `partialMappings`: a campaign with explicit recipients (0039) may leave slots unmapped,
+   * because every recipient brings its own value for them (checked when they are added).
+   */
+  opts: { partialMappings?: boolean } = {},
 ): Promise<{ template: TemplateRow; mappings: ReadyMapping[] }> {
   const [template] = await db
     .select()
@@ -46,7 +51,7 @@ export async function assertTemplateUsable(
     .from(templateVariableMappings)
     .where(and(eq(templateVariableMappings.templateId, template.id), eq(templateVariableMappings.userId, userId)));
   const missing = unmappedSlots(templateVariableSlots(template.components, template.parameterFormat), rows);
-  if (missing.length) {
+  if (missing.length && !opts.partialMappings) {
     throw badRequest(`La plantilla tiene variables sin configurar: ${missing.map((s) => s.label).join(', ')}`);
   }
   return { template, mappings: rows };

@@ -100,7 +100,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
 
       <CampaignAudienceNote campaign={c} />
 
-      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} />}
+      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} explicit={c.audience_kind === 'explicit'} />}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard
@@ -227,7 +227,8 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
           Reintentar desconocidos
         </Button>
       )}
-      {mayEdit && c.started_at && <FollowUpButton campaign={c} />}
+      {/* A follow-up reaches contacts again; explicit recipients are no contacts (and have no Kommo account). */}
+      {mayEdit && c.started_at && c.audience_kind !== 'explicit' && <FollowUpButton campaign={c} />}
       {maySend && CAN_DELETE.includes(status) && (
         <Button variant="danger" disabled={busy} onClick={onDelete}>
           <Trash2 className="h-4 w-4" />

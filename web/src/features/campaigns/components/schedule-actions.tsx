@@ -20,15 +20,19 @@ export function ScheduleActions({ campaign: c, busy }: { campaign: Campaign; bus
   const update = useUpdateCampaign(c.id);
   if (!isChangeable(c)) return null;
   const scheduled = c.status === 'scheduled';
+  // The form edits a filter's audience; explicit recipients (no Kommo account) are managed through the API.
+  const editable = c.audience_kind !== 'explicit';
   return (
     <>
-      <Link
-        to={`/campaigns/${c.id}/edit`}
-        className="inline-flex items-center justify-center gap-2 rounded-md border border-gray-300 bg-white px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 max-sm:min-h-11"
-      >
-        <Pencil className="h-4 w-4" aria-hidden="true" />
-        Editar
-      </Link>
+      {editable && (
+        <Link
+          to={`/campaigns/${c.id}/edit`}
+          className="inline-flex items-center justify-center gap-2 rounded-md border border-gray-300 bg-white px-4 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 max-sm:min-h-11"
+        >
+          <Pencil className="h-4 w-4" aria-hidden="true" />
+          Editar
+        </Link>
+      )}
       <Button variant="secondary" disabled={busy || update.isPending} onClick={() => setPicking(true)}>
         <CalendarClock className="h-4 w-4" aria-hidden="true" />
         {scheduled ? 'Cambiar fecha' : 'Programar'}
