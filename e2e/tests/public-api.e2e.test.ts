@@ -37,7 +37,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await closeBrowser?.();
-  await stack?.close();
+  await stack?.stop();
 });
 
 describe('the public API with a typed client', () => {
@@ -77,7 +77,7 @@ describe('the public API with a typed client', () => {
     expect(added.data).toEqual({ added: 1, total: 3 });
     const started = await api.POST('/campaigns/{id}/start', { params: { path: { id: String(id) }, header: { 'Idempotency-Key': 'e2e-inicio' } } });
     expect(started.data?.status).toBe('sending');
-    await waitFor(async () => (await api.GET('/campaigns/{id}', { params: { path: { id: String(id) } } })).data?.counts.read === 3, 60_000);
+    await waitFor(async () => (await api.GET('/campaigns/{id}', { params: { path: { id: String(id) } } })).data?.status === 'completed', 60_000);
     const recipients = await api.GET('/campaigns/{id}/recipients', { params: { path: { id: String(id) }, query: { limit: 10 } } });
     expect(recipients.data?.data.map((r) => r.status)).toEqual(['read', 'read', 'read']);
 

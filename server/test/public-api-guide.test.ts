@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -37,10 +37,18 @@ describe('the public API guide', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(6);
     const w = bed.worlds[0]!;
     const script = ['set -euo pipefail', ...blocks.map((b, i) => `echo "### ejemplo ${i + 1}"\n${b}`), 'echo "CAMPANA=$CAMPANA_ID"'].join('\n');
-    const run = spawnSync('bash', ['-c', script], {
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, MASIVO_URL: url, MASIVO_KEY: key, NUMERO_ID: String(w.whatsappAccountId), PLANTILLA_ID: String(w.templateId), KOMMO_ID: String(w.kommoAccountId) },
+    // Asynchronously: the server answering curl runs in this process.
+    const run = await new Promise<{ status: number; stdout: string; stderr: string }>((done) => {
+      execFile(
+        'bash',
+        ['-c', script],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { ...process.env, MASIVO_URL: url, MASIVO_KEY: key, NUMERO_ID: String(w.whatsappAccountId), PLANTILLA_ID: String(w.templateId), KOMMO_ID: String(w.kommoAccountId) },
+        },
+        (err, stdout, stderr) => done({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
     });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const id = Number(/CAMPANA=(\d+)/.exec(run.stdout)?.[1]);

@@ -181,6 +181,58 @@ describe('a campaign through the public API', () => {
     expectProblem(await v1(key, 'POST', `/campaigns/${id}/cancel`), 409, 'conflict');
   });
 
+  it('an explicit-recipients campaign sends each recipient its own parameters; a bad batch writes nothing', async () => {
+    const { key } = await createKey({ scopes: ['campaigns:read', 'campaigns:write', 'campaigns:send'] });
+    const w = bed.worlds[0]!;
+    const base = { whatsapp_account_id: w.whatsappAccountId, template_id: w.templateId };
+    const bad = await v1(key, 'POST', '/campaigns', { ...base, name: 'Lote malo', recipients: [{ phone: '+5491170000001' }, { phone: '12', params: { variable_9: 'x' } }] });
+    const problem = expectProblem(bad, 422, 'unprocessable') as unknown as { errors: Array<{ pointer: string }> };
+    expect(problem.errors[0]!.pointer).toBe('/recipients/1');
+    const [left] = await rowsOf<{ n: number }>(bed.t.ctx.db, sql`select count(*)::int as n from campaigns where name = 'Lote malo'`);
+    expect(Number(left!.n)).toBe(0);
+
+    const created = await v1(key, 'POST', '/campaigns', {
+      ...base,
+      name: 'Explícita',
+      recipients: [
+        { phone: '+5491170000011', params: { variable_1: 'Rocío', variable_2: 'Mendoza' } },
+        { phone: '+5491170000012', params: { variable_1: 'Tomás' } },
+      ],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    expect(created.json()).toMatchObject({ audience: 'explicit', kommo_account_id: null, counts: { total: 2 } });
+    const more = await v1(key, 'POST', `/campaigns/${id}/recipients`, { recipients: [{ phone: '+5491170000013', params: { variable_1: 'Inés', header_variable_1: 'VIP' } }] });
+    expect(more.json()).toEqual({ added: 1, total: 3 });
+    expect((await v1(key, 'POST', `/campaigns/${id}/start`)).statusCode).toBe(200);
+    expectProblem(await v1(key, 'POST', `/campaigns/${id}/recipients`, { recipients: [{ phone: '+5491170000014' }] }), 409, 'conflict');
+    await waitFor(() => bed.campaign(id), (c) => c.status === 'completed' && c.read_count === 3, 20_000, 'explicit read');
+    const sent = bed.sim.messages().filter((m) => m.to.startsWith('54911700000'));
+    const text = (to: string) => JSON.stringify(sent.find((m) => m.to === to)?.components);
+    expect(text('5491170000011')).toContain('Rocío');
+    expect(text('5491170000011')).toContain('Mendoza');
+    // No value of their own: the console's mapping default.
+    expect(text('5491170000012')).toContain('Tomás');
+    expect(text('5491170000013')).toContain('VIP');
+  });
+
+  it('contacts: a Kommo account’s contacts by pages, with a search; another organisation’s account is a 404', async () => {
+    const { key } = await createKey({ scopes: ['contacts:read'] });
+    const w = bed.worlds[0]!;
+    const first = await v1(key, 'GET', `/contacts?kommo_account_id=${w.kommoAccountId}&limit=5`);
+    expect(first.statusCode, first.body).toBe(200);
+    const page1 = first.json() as { data: Array<{ id: number; phone: string }>; next_cursor: string };
+    expect(page1.data).toHaveLength(5);
+    const page2 = (await v1(key, 'GET', `/contacts?kommo_account_id=${w.kommoAccountId}&limit=50&cursor=${page1.next_cursor}`)).json() as { data: unknown[]; next_cursor: string | null };
+    expect(page2.data).toHaveLength(7);
+    expect(page2.next_cursor).toBeNull();
+    const found = (await v1(key, 'GET', `/contacts?kommo_account_id=${w.kommoAccountId}&search=${encodeURIComponent(page1.data[0]!.phone)}`)).json() as { data: Array<{ id: number }> };
+    expect(found.data.map((c) => c.id)).toEqual([page1.data[0]!.id]);
+    const other = await bed.t.signUp();
+    const { key: foreignKey } = await createKey({ scopes: ['contacts:read'] }, other.headers);
+    expectProblem(await v1(foreignKey, 'GET', `/contacts?kommo_account_id=${w.kommoAccountId}`), 404, 'not-found');
+  });
+
   it('a key limited to a number sees only that number (404 for the rest)', async () => {
     const { key } = await createKey({ scopes: ['campaigns:read', 'templates:read'], whatsapp_account_ids: [bed.worlds[0]!.whatsappAccountId] });
     expect((await v1(key, 'GET', '/templates')).json().data.length).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import {
 } from '@masivo/contract/public-api';
 import { getCampaign, loadCampaignRow } from '../../services/campaigns/campaign-queries';
 import { createCampaign } from '../../services/campaigns/create-campaign';
+import { deleteCampaign } from '../../services/campaigns/delete-campaign';
 import { addExplicitRecipients, createExplicitCampaign } from '../../services/campaigns/explicit-recipients';
 import { cancelCampaign, pauseCampaign } from '../../services/campaigns/pause-campaign';
 import { preflightForCampaign } from '../../services/campaigns/preflight';
@@ -71,7 +72,19 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
       if (kommo_account_id) {
         created = await createCampaign(ctx, request.orgId, { ...rest, kommo_account_id, filters: filters ?? {} }, actor);
       } else {
-        created = await createExplicitCampaign(ctx, request.orgId, rest, actor, recipients ?? []);
+        // Recipients are added to a draft; a bad batch removes the draft again (nothing half-written);
+        // a schedule comes last, through the approval gate.
+        const { scheduled_at, ...draft } = rest;
+        created = await createExplicitCampaign(ctx, request.orgId, draft, actor);
+        if (recipients?.length) {
+          await addExplicitRecipients(ctx, request.orgId, created.id, recipients).catch(async (err: unknown) => {
+            await deleteCampaign(ctx, request.orgId, created.id);
+            throw err;
+          });
+        }
+        created = scheduled_at
+          ? await updateCampaign(ctx, request.orgId, created.id, { scheduled_at }, actor)
+          : await getCampaign(ctx.db, request.orgId, created.id);
       }
       await logActivity(request, { action: 'campaign.create', target: campaignTarget(created), detail: { via: 'api', recipients: recipients?.length ?? null } });
       return answer(reply, created, true);

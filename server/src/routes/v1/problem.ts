@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { PROBLEM_TYPES, problemType, type Problem, type ProblemKind } from '@masivo/contract/public-api';
 import { AppError } from '../../lib/errors';
+import { ExplicitRecipientsError } from '../../services/campaigns/explicit-recipients';
 
 /** An error the public API answers with its own problem type (not derived from the status). */
 export class ProblemError extends AppError {
@@ -48,6 +49,10 @@ export function registerProblemDetails(app: FastifyInstance) {
       return sendProblem(reply, 'validation', `${where}${first?.detail ?? 'Datos inválidos'}`, { errors });
     }
     if (error instanceof ProblemError) return sendProblem(reply, error.kind, error.message, {}, error.statusCode);
+    if (error instanceof ExplicitRecipientsError) {
+      const errors = error.problems.slice(0, 20).map((p) => ({ pointer: `/recipients/${p.index}`, detail: p.message.slice(0, 500) }));
+      return sendProblem(reply, 'unprocessable', error.message.slice(0, 2000), { errors }, 422);
+    }
     if (error instanceof AppError) {
       return sendProblem(reply, KIND_BY_STATUS[error.statusCode] ?? (error.statusCode >= 500 ? 'internal' : 'invalid-request'), error.message, {}, error.statusCode);
     }

@@ -167,7 +167,7 @@ interface ContactRow {
   last_name: string | null;
   phone: string | null;
   email: string | null;
-  tags_array: string[] | null;
+  tags: string[] | null;
   custom_fields: Record<string, string> | string | null;
 }
 
@@ -181,11 +181,11 @@ export async function listV1Contacts(
   const search = query.search?.trim() ? `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await rowsOf<ContactRow>(
     db,
-    sql`select id, kommo_id, name, first_name, last_name, phone, email, tags_array, custom_fields
+    sql`select id, kommo_id, name, first_name, last_name, phone, email, tags, custom_fields
           from contacts
-         where user_id = ${orgId} and kommo_account_id = ${query.kommo_account_id} and id > ${after}
+         where user_id = ${orgId} and account_id = ${query.kommo_account_id} and id > ${after}
            and (${search}::text is null or name ilike ${search}::text or phone like ${search}::text or email ilike ${search}::text)
-           and (${query.tag ?? null}::text is null or ${query.tag ?? null}::text = any(tags_array))
+           and (${query.tag ?? null}::text is null or tags @> array[${query.tag ?? null}::text])
          order by id limit ${query.limit + 1}`,
   );
   const data = rows.slice(0, query.limit).map((r) => ({
@@ -196,7 +196,7 @@ export async function listV1Contacts(
     last_name: r.last_name ?? '',
     phone: r.phone,
     email: r.email,
-    tags: r.tags_array ?? [],
+    tags: r.tags ?? [],
     custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
   }));
   return { data, next_cursor: nextCursor(rows.map((r) => ({ id: Number(r.id) })), query.limit) };
