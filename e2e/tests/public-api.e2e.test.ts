@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { paths } from '../src/generated/public-api';
 import { openBrowser, shot, signUp } from '../src/browser';
@@ -14,14 +14,13 @@ import { apiAs, startStack, type Stack } from '../src/stack';
  * activity log names the key.
  */
 let stack: Stack;
-let browser: Browser;
 let page: Page;
 let closeBrowser: () => Promise<void>;
 let ids: { whatsappAccountId: number; templateId: number };
 
 beforeAll(async () => {
   stack = await startStack(seededStackOptions());
-  ({ browser, page, close: closeBrowser } = await openBrowser());
+  ({ page, close: closeBrowser } = await openBrowser());
   const { token } = await signUp(page, stack.baseUrl);
   ids = await connectAccounts(stack, apiAs(stack.baseUrl, token), {
     subdomain: SEED.subdomain,
