@@ -63,6 +63,11 @@ export const ACTIVITY_ACTION_LABEL = {
   'member.update': 'Cambió el rol o el alcance de un miembro',
   'member.remove': 'Quitó a un miembro',
   'member.leave': 'Dejó la organización',
+  'webhook.created': 'Creó un webhook',
+  'webhook.updated': 'Editó un webhook',
+  'webhook.deleted': 'Eliminó un webhook',
+  'webhook.secret_rotated': 'Rotó el secreto de un webhook',
+  'webhook.disabled': 'Webhook desactivado por fallos',
 } as const satisfies Record<string, string>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTION_LABEL;
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABEL) as ActivityAction[];
@@ -84,6 +89,7 @@ export const ACTIVITY_TARGET_LABEL: Record<string, string> = {
   activity: 'Registro de actividad',
   invitation: 'Invitación',
   member: 'Miembro',
+  webhook_endpoint: 'Webhook',
 };
 
 export const ACTIVITY_OUTCOME_LABEL = { done: 'Hecho', denied: 'Denegado' } as const;

@@ -14,6 +14,7 @@ import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
 import settingsRoutes from './settings/index';
+import webhookEndpointRoutes from './webhook-endpoints/index';
 import webhookRoutes from './webhooks/index';
 import whatsappAccountRoutes from './whatsapp-accounts/index';
 
@@ -36,4 +37,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(organizationRoutes, { prefix: '/api' });
   await app.register(invitationRoutes, { prefix: '/api' });
   await app.register(activityRoutes, { prefix: '/api' });
+  await app.register(webhookEndpointRoutes, { prefix: '/api/webhook-endpoints' });
 }

@@ -21,6 +21,12 @@ export function isBlockedAddress(address: string): boolean {
     // An IPv4-mapped address (::ffff:10.0.0.1) is the IPv4 address underneath.
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
     if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+    // The same written in hex, as the URL parser normalises it (::ffff:7f00:1 is 127.0.0.1).
+    const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+    if (hex) {
+      const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+      return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
+    }
     return blocked.check(address, 'ipv6');
   }
   return blocked.check(address, 'ipv4');

@@ -1,0 +1,123 @@
+import type { LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { isBlockedAddress } from '../media/blocked-address';
+import { isTimeout } from '../timeouts';
+
+/**
+ * POSTs a signed webhook to a receiver of a tenant. The receiver's address is checked after DNS
+ * resolution, inside the connection (so a name that resolves to a private address, now or after
+ * it was saved, is refused), redirects are never followed (a 3xx is a failed attempt), the whole
+ * call is bounded by a timeout, and at most `maxExcerptBytes` of the answer are read.
+ */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const WEBHOOK_EXCERPT_BYTES = 2_048;
+
+export interface PostOutcome {
+  /** The HTTP status, or null when no answer came (refused address, timeout, network). */
+  statusCode: number | null;
+  excerpt: string | null;
+  durationMs: number;
+  /** Why no answer came, in Spanish. */
+  error: string | null;
+}
+
+export interface ReceiverClient {
+  post(url: string, headers: Record<string, string>, body: string): Promise<PostOutcome>;
+  close(): Promise<void>;
+}
+
+/** Resolves a host name to its addresses (injectable so tests can make a name point anywhere). */
+export type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface ReceiverClientOptions {
+  /** WEBHOOKS_ALLOW_PRIVATE_HOSTS=1: private addresses and plain http allowed (tests only). */
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  maxExcerptBytes?: number;
+  /** Connections kept per receiver origin (also bounds the requests at once to one receiver). */
+  connectionsPerOrigin?: number;
+  resolve?: HostResolver;
+}
+
+const BLOCKED = 'EWEBHOOKBLOCKED';
+export const BLOCKED_MESSAGE = 'La URL apunta a una dirección privada, local o reservada';
+
+function guardedLookup(resolve: HostResolver | undefined): LookupFunction {
+  return (hostname, options, callback) => {
+    const done = (err: Error | null, list: LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      const bad = list.find((a) => isBlockedAddress(a.address));
+      if (bad || !list.length) return callback(Object.assign(new Error(`blocked address ${bad?.address ?? ''}`), { code: BLOCKED }), '', 0);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    };
+    if (resolve) {
+      resolve(hostname).then(
+        (list) => done(null, list),
+        (err: Error) => done(err, []),
+      );
+      return;
+    }
+    void import('node:dns').then((dns) =>
+      dns.lookup(hostname, { all: true }, (err, addresses) => done(err, (addresses ?? []) as LookupAddress[])),
+    );
+  };
+}
+
+export function createReceiverClient(opts: ReceiverClientOptions): ReceiverClient {
+  const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const maxBytes = opts.maxExcerptBytes ?? WEBHOOK_EXCERPT_BYTES;
+  const agent = new Agent({
+    connections: opts.connectionsPerOrigin ?? 4,
+    connect: opts.allowPrivate ? { timeout: 5_000 } : { timeout: 5_000, lookup: guardedLookup(opts.resolve) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  return {
+    async post(url, headers, body) {
+      const started = performance.now();
+      const took = () => Math.round(performance.now() - started);
+      if (!opts.allowPrivate && literalBlocked(url)) return { statusCode: null, excerpt: null, durationMs: 0, error: BLOCKED_MESSAGE };
+      try {
+        const res = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Masivo-Webhooks/1' },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        let excerpt = '';
+        let read = 0;
+        try {
+          for await (const chunk of res.body) {
+            const buf = chunk as Buffer;
+            excerpt += buf.subarray(0, Math.max(0, maxBytes - read)).toString('utf8');
+            read += buf.length;
+            if (read >= maxBytes) break;
+          }
+        } catch {
+          // A body cut short still leaves the status code, which is what decides.
+        }
+        res.body.destroy();
+        return { statusCode: res.statusCode, excerpt: excerpt.replace(/\0/g, '') || null, durationMs: took(), error: null };
+      } catch (err) {
+        return { statusCode: null, excerpt: null, durationMs: took(), error: transportError(err, timeoutMs) };
+      }
+    },
+    close: () => agent.close(),
+  };
+}
+
+function literalBlocked(link: string): boolean {
+  const host = new URL(link).hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && isBlockedAddress(host);
+}
+
+function transportError(err: unknown, timeoutMs: number): string {
+  const e = err as { code?: string; cause?: { code?: string } };
+  if (e?.code === BLOCKED || e?.cause?.code === BLOCKED) return BLOCKED_MESSAGE;
+  if (isTimeout(err)) return `El receptor no respondió en ${Math.round(timeoutMs / 1000)} s`;
+  return `No se pudo conectar con el receptor (${e?.code ?? e?.cause?.code ?? 'error de red'})`;
+}
