@@ -14,6 +14,7 @@ describe('sidebar', () => {
       'Tarifas',
       'Organización',
       'Registro de actividad',
+      'Webhooks',
     ]);
   });
 

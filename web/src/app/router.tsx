@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { ActivityPage } from '../features/activity/components/activity-page';
+import { WebhooksPage } from '../features/webhooks/components/webhooks-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { BlacklistPage } from '../features/blacklist/components/blacklist-page';
@@ -41,6 +42,7 @@ export function AppRoutes() {
         <Route path="/pricing" element={<Titled title="Tarifas"><PricingPage /></Titled>} />
         <Route path="/organization" element={<Titled title="Organización"><OrganizationPage /></Titled>} />
         <Route path="/activity" element={<Titled title="Registro de actividad"><ActivityPage /></Titled>} />
+        <Route path="/webhooks" element={<Titled title="Webhooks"><WebhooksPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>
