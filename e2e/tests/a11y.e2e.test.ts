@@ -72,6 +72,8 @@ const STATES: State[] = [
   { name: 'organization', path: () => '/organization' },
   { name: 'organization-invite-dialog', path: () => '/organization', prepare: click('Invitar miembro') },
   { name: 'activity', path: () => '/activity' },
+  { name: 'webhooks', path: () => '/webhooks' },
+  { name: 'webhooks-create-dialog', path: () => '/webhooks', prepare: click('Nuevo webhook') },
 ];
 
 let stack: Stack;
