@@ -14,7 +14,7 @@ import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { createTestApp, testConfig, type TestApp } from './helpers/app';
 import { seedCampaignWorld, type CampaignWorld } from './helpers/campaign-fixtures';
 import { APP_SECRET, waitFor } from './helpers/engine-bed';
-import { buttonMessage, unix } from './fixtures/meta-inbound';
+import { buttonMessage, textMessage, unix } from './fixtures/meta-inbound';
 import { postWebhook } from './helpers/webhook';
 import { TestReceiver, type Received } from './helpers/webhook-receiver';
 
@@ -475,6 +475,27 @@ describe('events from the webhook inbox', () => {
       const ids = got.flatMap((p) => (p.data.statuses as Array<{ recipient_id: number; status: string }>).map((s) => s.recipient_id));
       expect(new Set(ids)).toEqual(new Set(recipients.map((r) => r.id)));
       expect((got[0]!.data.statuses as Array<{ status: string }>)[0]!.status).toBe('delivered');
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('contact.opted_out on «BAJA» and contact.opted_in on «ALTA», once each', async () => {
+    const { secret } = await createEndpoint(owner, '/opt', ['contact.opted_out', 'contact.opted_in']);
+    const from = recipients[1]!.digits;
+    await deliver(textMessage(NUMBER, { from, id: 'wamid.in.baja.1', at: new Date(), body: 'BAJA' }));
+    await deliver(textMessage(NUMBER, { from, id: 'wamid.in.baja.2', at: new Date(), body: 'baja' }));
+    await deliver(textMessage(NUMBER, { from, id: 'wamid.in.alta.1', at: new Date(), body: 'ALTA' }));
+    const worker = await startWorker(t.ctx);
+    try {
+      const got = await waitFor(async () => receiver.at('/opt').map((x) => verified(secret, x)), (ps) => ps.length >= 2, 10_000, 'the opt-out and the opt-in');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.at('/opt')).toHaveLength(2);
+      // Deliveries run side by side, so they may arrive in either order (receivers order by `timestamp`).
+      expect(got.map((p) => [p.type, p.data.phone, p.data.origin]).sort()).toEqual([
+        ['contact.opted_in', `+${from}`, 'keyword'],
+        ['contact.opted_out', `+${from}`, 'keyword'],
+      ]);
     } finally {
       await worker.stop();
     }

@@ -48,7 +48,7 @@ export const DEFAULT_WEBHOOK_DELIVERY_OPTIONS: WebhookDeliveryOptions = {
   fanoutEveryMs: 250,
   fanoutBatch: 5_000,
   statusesPerDelivery: 100,
-  stopTimeoutMs: 3 * SECOND,
+  stopTimeoutMs: 1_500,
   keepFinishedMs: 30 * 24 * HOUR,
 };
 
