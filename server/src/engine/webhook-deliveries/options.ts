@@ -1,4 +1,4 @@
-import type { HostResolver } from '../../integrations/webhook-receivers/post-webhook';
+import type { HostResolver } from '../../lib/blocked-address';
 
 /** The tunables of outbound webhook deliveries; tests shorten the delays. */
 export interface WebhookDeliveryOptions {

@@ -1,7 +1,6 @@
-import type { LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { isBlockedAddress } from '../media/blocked-address';
+import { isBlockedAddress, publicAddressLookup, type HostResolver } from '../../lib/blocked-address';
 import { isTimeout } from '../timeouts';
 
 /**
@@ -27,8 +26,6 @@ export interface ReceiverClient {
   close(): Promise<void>;
 }
 
-/** Resolves a host name to its addresses (injectable so tests can make a name point anywhere). */
-export type HostResolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 export interface ReceiverClientOptions {
   /** WEBHOOKS_ALLOW_PRIVATE_HOSTS=1: private addresses and plain http allowed (tests only). */
@@ -43,34 +40,12 @@ export interface ReceiverClientOptions {
 const BLOCKED = 'EWEBHOOKBLOCKED';
 export const BLOCKED_MESSAGE = 'La URL apunta a una dirección privada, local o reservada';
 
-function guardedLookup(resolve: HostResolver | undefined): LookupFunction {
-  return (hostname, options, callback) => {
-    const done = (err: Error | null, list: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      const bad = list.find((a) => isBlockedAddress(a.address));
-      if (bad || !list.length) return callback(Object.assign(new Error(`blocked address ${bad?.address ?? ''}`), { code: BLOCKED }), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    };
-    if (resolve) {
-      resolve(hostname).then(
-        (list) => done(null, list),
-        (err: Error) => done(err, []),
-      );
-      return;
-    }
-    void import('node:dns').then((dns) =>
-      dns.lookup(hostname, { all: true }, (err, addresses) => done(err, (addresses ?? []) as LookupAddress[])),
-    );
-  };
-}
-
 export function createReceiverClient(opts: ReceiverClientOptions): ReceiverClient {
   const timeoutMs = opts.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const maxBytes = opts.maxExcerptBytes ?? WEBHOOK_EXCERPT_BYTES;
   const agent = new Agent({
     connections: opts.connectionsPerOrigin ?? 4,
-    connect: opts.allowPrivate ? { timeout: 5_000 } : { timeout: 5_000, lookup: guardedLookup(opts.resolve) },
+    connect: opts.allowPrivate ? { timeout: 5_000 } : { timeout: 5_000, lookup: publicAddressLookup(BLOCKED, opts.resolve) },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

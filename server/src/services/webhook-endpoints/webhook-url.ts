@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from '../../integrations/media/blocked-address';
+import { isBlockedAddress } from '../../lib/blocked-address';
 import { unprocessable } from '../../lib/errors';
 
 export type Resolver = (hostname: string) => Promise<string[]>;
