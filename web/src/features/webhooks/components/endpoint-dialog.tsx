@@ -70,8 +70,8 @@ export function EndpointDialog({
           <legend className="mb-2 text-sm font-medium text-gray-700">Eventos</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {WEBHOOK_EVENTS.map((event) => (
-              <label key={event} className="flex items-start gap-2 text-sm text-gray-800">
-                <input type="checkbox" className="mt-0.5" checked={events.includes(event)} onChange={(e) => toggle(event, e.target.checked)} />
+              <label key={event} className="flex items-center gap-2 text-sm text-gray-800 max-sm:min-h-11">
+                <input type="checkbox" checked={events.includes(event)} onChange={(e) => toggle(event, e.target.checked)} />
                 <span>
                   {WEBHOOK_EVENT_LABEL[event]} <code className="text-xs text-gray-500">{event}</code>
                 </span>
