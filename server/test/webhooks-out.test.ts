@@ -332,6 +332,28 @@ describe('delivery', () => {
     }
   });
 
+  it('a 429 with Retry-After waits at least that long before the next try', async () => {
+    const owner = await t.signUp();
+    const { id } = await createEndpoint(owner, '/throttled', ['campaign.started']);
+    receiver.answer = (path) => (path === '/throttled' ? { status: 429, headers: { 'retry-after': '120' } } : { status: 200 });
+    const worker = await startWorker(t.ctx);
+    try {
+      await t.app.inject({ method: 'POST', url: `/api/webhook-endpoints/${id}/test`, headers: owner.headers });
+      const page = await waitFor(
+        async () => (await t.app.inject({ method: 'GET', url: `/api/webhook-endpoints/${id}/deliveries`, headers: owner.headers })).json(),
+        (p) => p.items[0]?.attempts >= 1,
+        10_000,
+        'the throttled attempt',
+      );
+      const wait = Date.parse(page.items[0].next_attempt_at) - Date.now();
+      expect(wait).toBeGreaterThan(100_000);
+      expect(wait).toBeLessThanOrEqual(132_000); // ±10 % jitter from a minute up
+    } finally {
+      await worker.stop();
+      receiver.answer = () => ({ status: 200 });
+    }
+  });
+
   it('a slow receiver times out', async () => {
     const owner = await t.signUp();
     const { id } = await createEndpoint(owner, '/slow', ['campaign.started']);

@@ -168,7 +168,9 @@ export class WebhookDeliveryWorker {
     const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
     const gone = o.statusCode === 410;
     const attempts = Number(d.attempts) + 1;
-    const delay = ok || gone ? undefined : this.opts.retryDelaysMs[attempts - 1];
+    const scheduled = ok || gone ? undefined : this.opts.retryDelaysMs[attempts - 1];
+    // A receiver that asks for a pause (429/503 with Retry-After) gets at least that long.
+    const delay = scheduled === undefined ? undefined : Math.max(scheduled, o.retryAfterMs ?? 0);
     const state = ok ? 'delivered' : gone || delay === undefined ? 'failed' : 'pending';
     const lastError = ok ? null : (o.error ?? `El receptor respondió ${o.statusCode}`);
     const delaySecs = delay === undefined ? 0 : jitter(delay) / 1000;

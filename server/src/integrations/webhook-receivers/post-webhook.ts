@@ -19,6 +19,8 @@ export interface PostOutcome {
   durationMs: number;
   /** Why no answer came, in Spanish. */
   error: string | null;
+  /** A 429 or 503 that asked for a pause (`Retry-After`, seconds or a date): how long, capped at a day. */
+  retryAfterMs?: number | null;
 }
 
 export interface ReceiverClient {
@@ -75,13 +77,23 @@ export function createReceiverClient(opts: ReceiverClientOptions): ReceiverClien
           // A body cut short still leaves the status code, which is what decides.
         }
         res.body.destroy();
-        return { statusCode: res.statusCode, excerpt: excerpt.replace(/\0/g, '') || null, durationMs: took(), error: null };
+        const retryAfterMs = res.statusCode === 429 || res.statusCode === 503 ? retryAfter(res.headers['retry-after']) : null;
+        return { statusCode: res.statusCode, excerpt: excerpt.replace(/\0/g, '') || null, durationMs: took(), error: null, retryAfterMs };
       } catch (err) {
         return { statusCode: null, excerpt: null, durationMs: took(), error: transportError(err, timeoutMs) };
       }
     },
     close: () => agent.close(),
   };
+}
+
+const DAY_MS = 86_400_000;
+
+function retryAfter(header: string | string[] | undefined): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const ms = /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, DAY_MS) : null;
 }
 
 function literalBlocked(link: string): boolean {
