@@ -37,7 +37,7 @@ export function isBlockedAddress(address: string): boolean {
 /** Resolves a host name to its addresses (injectable so tests can make a name point anywhere). */
 export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolver: HostResolver = (hostname) =>
+export const systemResolver: HostResolver = (hostname) =>
   new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 /**

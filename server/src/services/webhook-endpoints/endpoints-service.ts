@@ -12,7 +12,8 @@ import type { AppContext } from '../../context';
 import { isoOf, rowsOf } from '../../db/sql';
 import { conflict, notFound } from '../../lib/errors';
 import { newMessageId, newWebhookSecret } from './webhook-signature';
-import { checkWebhookUrl, type Resolver } from './webhook-url';
+import type { HostResolver } from '../../lib/blocked-address';
+import { checkWebhookUrl } from './webhook-url';
 
 /**
  * An organisation's outbound webhook endpoints: every query names the organisation (the
@@ -34,7 +35,7 @@ const view = (r: Row): WebhookEndpoint => ({ ...r, id: Number(r.id) });
 
 export interface EndpointOptions {
   /** DNS for the URL check (tests point names anywhere); the system's by default. */
-  resolve?: Resolver;
+  resolve?: HostResolver;
 }
 
 export function createWebhookEndpointsService(ctx: AppContext, opts: EndpointOptions = {}) {

@@ -1,11 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from '../../lib/blocked-address';
+import { isBlockedAddress, systemResolver, type HostResolver } from '../../lib/blocked-address';
 import { unprocessable } from '../../lib/errors';
-
-export type Resolver = (hostname: string) => Promise<string[]>;
-
-export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 export const PRIVATE_ADDRESS = 'La URL apunta a una dirección privada, local o reservada: usa una URL pública';
 
@@ -16,7 +11,7 @@ export const PRIVATE_ADDRESS = 'La URL apunta a una dirección privada, local o 
  * refused). Checked when an endpoint is saved; every delivery checks again at connect time
  * (a name may resolve elsewhere later). Returns the normalised URL, or throws a Spanish 422.
  */
-export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; resolve?: Resolver }): Promise<string> {
+export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean; resolve?: HostResolver }): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -37,7 +32,7 @@ export async function checkWebhookUrl(raw: string, opts: { allowPrivate: boolean
   }
   let addresses: string[];
   try {
-    addresses = await (opts.resolve ?? systemResolver)(host);
+    addresses = (await (opts.resolve ?? systemResolver)(host)).map((a) => a.address);
   } catch {
     throw unprocessable(`No se pudo resolver el dominio ${host.slice(0, 100)}`);
   }
