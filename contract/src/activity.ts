@@ -67,6 +67,11 @@ export const ACTIVITY_ACTION_LABEL = {
   'api_key.revoke': 'Revocó una clave de API',
   'campaign.cancel': 'Canceló la campaña',
   'campaign.recipients_add': 'Agregó destinatarios a la campaña',
+  'webhook.created': 'Creó un webhook',
+  'webhook.updated': 'Editó un webhook',
+  'webhook.deleted': 'Eliminó un webhook',
+  'webhook.secret_rotated': 'Rotó el secreto de un webhook',
+  'webhook.disabled': 'Webhook desactivado por fallos',
 } as const satisfies Record<string, string>;
 export type ActivityAction = keyof typeof ACTIVITY_ACTION_LABEL;
 export const ACTIVITY_ACTIONS = Object.keys(ACTIVITY_ACTION_LABEL) as ActivityAction[];
@@ -89,6 +94,7 @@ export const ACTIVITY_TARGET_LABEL: Record<string, string> = {
   invitation: 'Invitación',
   member: 'Miembro',
   api_key: 'Clave de API',
+  webhook_endpoint: 'Webhook',
 };
 
 export const ACTIVITY_OUTCOME_LABEL = { done: 'Hecho', denied: 'Denegado' } as const;

@@ -74,6 +74,8 @@ const STATES: State[] = [
   { name: 'activity', path: () => '/activity' },
   { name: 'api-keys', path: () => '/api-keys' },
   { name: 'api-keys-create-dialog', path: () => '/api-keys', prepare: click('Nueva clave') },
+  { name: 'webhooks', path: () => '/webhooks' },
+  { name: 'webhooks-create-dialog', path: () => '/webhooks', prepare: click('Nuevo webhook') },
 ];
 
 let stack: Stack;

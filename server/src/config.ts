@@ -77,6 +77,14 @@ const envSchema = z.object({
     .enum(['0', '1'], { error: 'MEDIA_ALLOW_PRIVATE_HOSTS: 0 o 1' })
     .default('0')
     .transform((v) => v === '1'),
+  /**
+   * 1 lets outbound webhooks reach private, loopback and link-local addresses and plain http
+   * (tests only); 0 keeps them to https on public addresses, checked after DNS resolution.
+   */
+  WEBHOOKS_ALLOW_PRIVATE_HOSTS: z
+    .enum(['0', '1'], { error: 'WEBHOOKS_ALLOW_PRIVATE_HOSTS: 0 o 1' })
+    .default('0')
+    .transform((v) => v === '1'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'APP_SECRET' | 'WHATSAPP_GRAPH_URL'> & {

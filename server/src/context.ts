@@ -13,6 +13,7 @@ import { createApiKeysService, type ApiKeysService } from './services/api-keys/a
 import { createAuthService, type AuthService } from './services/auth/auth-service';
 import { createLoginThrottle } from './services/auth/login-throttle';
 import { createTokenService, type TokenService } from './services/auth/tokens';
+import { createWebhookSubscriptions, type WebhookSubscriptions } from './services/webhook-endpoints/outbox';
 
 /**
  * What a process is made of: configuration, the database and every object that lives as long
@@ -44,6 +45,8 @@ export interface AppContext {
   metrics: Metrics;
   /** A name for this process in leases (sync runner, sender), unique per start. */
   instanceId: string;
+  /** Which events each organisation's webhook endpoints want, cached briefly (the inbox asks per batch). */
+  webhookSubscriptions: WebhookSubscriptions;
 }
 
 declare module 'fastify' {
@@ -75,6 +78,7 @@ export function createContext(config: Config, database: Database): AppContext {
     log,
     mailer: createMailer(config, log),
     metrics: createMetrics(() => readOpsState(database.db)),
+    webhookSubscriptions: createWebhookSubscriptions(database.db),
     instanceId: `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   };
 }

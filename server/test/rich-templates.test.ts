@@ -8,7 +8,7 @@ import { startWhatsAppSim, type WhatsAppSim } from '@masivo/simulators/whatsapp'
 import { createButtonPayload } from '../src/engine/campaigns/button-payload';
 import { startCampaignEngine, type CampaignEngine } from '../src/engine/campaigns/index';
 import { guardedLookup } from '../src/integrations/media/safe-fetch';
-import { isBlockedAddress } from '../src/integrations/media/blocked-address';
+import { isBlockedAddress } from '../src/lib/blocked-address';
 import { getCampaign } from '../src/services/campaigns/campaign-queries';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';

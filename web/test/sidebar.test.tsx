@@ -15,6 +15,7 @@ describe('sidebar', () => {
       'Organización',
       'Registro de actividad',
       'Claves de API',
+      'Webhooks',
     ]);
   });
 

@@ -7,13 +7,14 @@ import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
 import { kommoSyncQueue } from './kommo-sync/sync-runner';
 import { registerKommoWriteback } from './kommo-writeback/writeback-runner';
+import { startWebhookDeliveries } from './webhook-deliveries/index';
 
 type Starter = (ctx: AppContext) => Promise<BackgroundWork> | BackgroundWork;
 
 /**
  * The jobs a worker process runs (ROLE=worker or all): one job runner for the Kommo sync, the
  * write-back and the periodic steps, and the campaign sender (with its own claim loop, for exact
- * pacing and exactly-once sends) with the webhook inbox. Each is started here, stopped in reverse.
+ * pacing and exactly-once sends) with the webhook inbox, and the outbound webhook deliveries. Each is started here, stopped in reverse.
  */
 const STARTERS: Starter[] = [
   async (ctx) => {
@@ -27,9 +28,11 @@ const STARTERS: Starter[] = [
     // The public API's kept answers (24 h) and finished rate windows.
     runner.periodic({ name: 'public-api-prune', everyMs: 3600_000, run: async () => void (await pruneIdempotencyKeys(ctx.db), await pruneRateWindows(ctx.db)) });
     const engine = startCampaignEngine(ctx, {}, runner);
+    const webhooks = startWebhookDeliveries(ctx, runner);
     await runner.start();
     return {
       async stop() {
+        await webhooks.stop();
         await engine.stop();
         await runner.stop();
       },

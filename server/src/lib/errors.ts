@@ -17,6 +17,8 @@ export class AppError extends Error {
 export const badRequest = (message: string) => new AppError(400, message);
 export const notFound = (message = 'Recurso no encontrado') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
+/** Well-formed input the console refuses to act on (a webhook URL pointing to a private address). */
+export const unprocessable = (message: string) => new AppError(422, message);
 /** A member whose role does not allow the action (or a user in no organisation). */
 export const forbidden = (role: Role | null) =>
   new AppError(403, role ? `Tu rol (${ROLE_LABEL[role]}) no permite esta acción` : 'No perteneces a ninguna organización');

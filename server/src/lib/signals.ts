@@ -20,6 +20,9 @@ export interface Signals {
   /** A running sync was cancelled in the database; its runner stops the job's requests now. */
   syncCancelled(accountId: number): void;
   onSyncCancelled(listener: (accountId: number) => void): () => void;
+  /** An outbound webhook delivery is due now (a test event, a resend): the delivery worker looks at once. */
+  webhookDeliveryQueued(): void;
+  onWebhookDeliveryQueued(listener: () => void): () => void;
 }
 
 export function createSignals(): Signals {
@@ -41,5 +44,7 @@ export function createSignals(): Signals {
     onSyncRequested: on<[]>('sync'),
     syncCancelled: (accountId) => void emitter.emit('sync-cancel', accountId),
     onSyncCancelled: on<[number]>('sync-cancel'),
+    webhookDeliveryQueued: () => void emitter.emit('webhook-out'),
+    onWebhookDeliveryQueued: on<[]>('webhook-out'),
   };
 }

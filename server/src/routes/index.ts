@@ -16,6 +16,7 @@ import pricingRoutes from './pricing/index';
 import templateRoutes from './templates/index';
 import variableRoutes from './variables/index';
 import settingsRoutes from './settings/index';
+import webhookEndpointRoutes from './webhook-endpoints/index';
 import webhookRoutes from './webhooks/index';
 import whatsappAccountRoutes from './whatsapp-accounts/index';
 
@@ -41,4 +42,5 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(apiKeyRoutes, { prefix: '/api' });
   // The public API for other systems: API keys only, its own document and error format.
   await app.register(publicApiRoutes, { prefix: '/api/v1' });
+  await app.register(webhookEndpointRoutes, { prefix: '/api/webhook-endpoints' });
 }

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { ActivityPage } from '../features/activity/components/activity-page';
 import { ApiKeysPage } from '../features/api-keys/components/api-keys-page';
+import { WebhooksPage } from '../features/webhooks/components/webhooks-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { RegisterPage } from '../features/auth/components/register-page';
 import { BlacklistPage } from '../features/blacklist/components/blacklist-page';
@@ -43,6 +44,7 @@ export function AppRoutes() {
         <Route path="/organization" element={<Titled title="Organización"><OrganizationPage /></Titled>} />
         <Route path="/activity" element={<Titled title="Registro de actividad"><ActivityPage /></Titled>} />
         <Route path="/api-keys" element={<Titled title="Claves de API"><ApiKeysPage /></Titled>} />
+        <Route path="/webhooks" element={<Titled title="Webhooks"><WebhooksPage /></Titled>} />
       </Route>
       <Route path="*" element={<Navigate to="/dashboard" replace />} />
     </Routes>

@@ -23,6 +23,7 @@ import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, typ
 import { Wakeable } from './wakeable';
 import { recordInbound } from '../../services/campaigns/inbound-replies';
 import { toBsuid } from '../../lib/bsuid';
+import { announceReplies, announceStatuses, type ReplyEvent } from '../../services/webhook-endpoints/outbox';
 
 const MAX_EVENT_ATTEMPTS = 8;
 /** Least time between two batches when webhooks keep arriving. */
@@ -46,7 +47,24 @@ export class WebhookInbox {
     private readonly opts: CampaignEngineOptions,
     private readonly log: (msg: string, err?: unknown) => void,
   ) {
-    this.statusCheck = { callbackData: createCallbackData(ctx.config.APP_SECRET), warn: (msg) => log(`warning: ${msg}`) };
+    this.statusCheck = {
+      callbackData: createCallbackData(ctx.config.APP_SECRET),
+      warn: (msg) => log(`warning: ${msg}`),
+      // Outbound `message.status`: nothing is written for organisations without a subscribed endpoint.
+      announce: (db, matched) =>
+        announceStatuses(
+          db,
+          ctx.webhookSubscriptions,
+          matched.map((m) => ({
+            orgId: m.row.userId,
+            campaignId: m.row.campaignId,
+            recipientId: m.recipientId,
+            status: m.status.status,
+            at: m.status.at,
+            errorCode: m.status.error?.code ?? null,
+          })),
+        ),
+    };
     this.buttonPayload = createButtonPayload(ctx.config.APP_SECRET);
   }
 
@@ -124,7 +142,9 @@ export class WebhookInbox {
       for (const id of [...effects.paused, ...effects.resumed]) this.changedCampaigns.add(id);
     }
     await learnInboundBsuids(tx, contents.inbound);
-    await recordInbound(tx, contents.inbound);
+    const replies: ReplyEvent[] = [];
+    await recordInbound(tx, contents.inbound, undefined, replies);
+    await announceReplies(tx, this.ctx.webhookSubscriptions, replies);
     await applyChanges(tx, contents.changes);
     const ids = events.map((e) => Number(e.id));
     await tx.execute(
@@ -176,6 +196,8 @@ export interface StatusCheck {
   callbackData: CallbackData;
   /** Statuses refused as forged or foreign are reported here (counts only, no personal data). */
   warn: (msg: string) => void;
+  /** Hears every status matched to a recipient, in the batch's transaction (outbound webhooks). */
+  announce?: (db: Db, matched: Array<{ recipientId: number; status: StatusUpdate; row: MatchedRow }>) => Promise<void>;
 }
 
 /**
@@ -265,6 +287,7 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
   if (foreign) check.warn(`${foreign} delivery status(es) ignored: sent from another number than the campaign's`);
   const applied = await applyDeliveryFacts(db, [...facts.values()]);
   await applyStatusExtras(db, matched, unmatched);
+  await check.announce?.(db, matched);
   return applied;
 }
 

@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { isTimeout } from '../timeouts';
-import { isBlockedAddress } from './blocked-address';
+import { isBlockedAddress, publicAddressLookup } from '../../lib/blocked-address';
 
 /**
  * Fetches a link on a tenant's behalf (a media header). The address is checked after DNS
@@ -33,18 +32,7 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
 }
 
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses as unknown as LookupAddress[];
-    const bad = list.find((a) => isBlockedAddress(a.address));
-    if (bad || !list.length) {
-      return callback(Object.assign(new Error(`blocked address ${bad?.address ?? ''}`), { code: 'EMEDIABLOCKED' }), '', 0);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0]!.address, list[0]!.family);
-  });
-};
+export const guardedLookup = publicAddressLookup('EMEDIABLOCKED');
 
 const guardedAgent = new Agent({ connect: { lookup: guardedLookup, timeout: 5_000 }, connections: 8 });
 /**

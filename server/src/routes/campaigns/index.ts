@@ -120,7 +120,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
 
   app.post('/:id/pause', { config: { permission: 'campaigns.send', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } }, async (request) => {
     const before = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
-    const after = await pauseCampaign(ctx, request.orgId, request.params.id);
+    const after = await pauseCampaign(ctx, request.orgId, request.params.id, request.userId || null);
     await logActivity(request, {
       action: 'campaign.pause',
       target: campaignTarget(after),

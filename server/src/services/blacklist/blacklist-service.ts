@@ -9,6 +9,7 @@ import { phoneKey, toE164 } from '../../lib/phone';
 import { likePattern } from '../contacts/filter-engine';
 import { ownedAccount } from '../contacts/account-access';
 import { accountCountry as countryOfAccount } from '../../lib/phone';
+import { announceOptChanges } from '../webhook-endpoints/outbox';
 
 type Row = typeof blacklist.$inferSelect;
 
@@ -71,6 +72,7 @@ export function createBlacklistService(db: Db) {
         const [existing] = await db.select({ phone: blacklist.phone }).from(blacklist).where(and(owned(userId, accountId), eq(blacklist.phoneKey, key)));
         throw conflict(`El número ${existing?.phone ?? e164} ya está en la blacklist de esta cuenta`);
       }
+      await announceOptChanges(db, 'contact.opted_out', [{ orgId: userId, phone: e164, origin: 'manual' }]);
       return toEntry(row);
     },
 
@@ -86,6 +88,7 @@ export function createBlacklistService(db: Db) {
         // The operator lifts the block on purpose (the person asked to hear again): a WhatsApp
         // opt-out of the same person, kept per tenant, goes too, or it would still block them.
         await tx.delete(optOuts).where(and(eq(optOuts.userId, userId), eq(optOuts.phoneKey, deleted[0]!.phoneKey)));
+        await announceOptChanges(tx, 'contact.opted_in', [{ orgId: userId, phone: deleted[0]!.phone, origin: 'manual' }]);
         return { phone: deleted[0]!.phone };
       });
     },

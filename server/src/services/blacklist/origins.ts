@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jsonParam, rowsOf } from '../../db/sql';
+import { announceOptChanges } from '../webhook-endpoints/outbox';
 
 /**
  * Where a blacklist entry (per Kommo account) or opt-out (per tenant) came from. A reversal
@@ -44,7 +45,7 @@ export async function addOptOuts(db: Db, entries: OptOutEntry[]): Promise<number
     reason: e.reason,
   }));
   const recordset = sql`jsonb_to_recordset(${jsonParam(rows)}) as v(user_id int, key text, phone text, bsuid text, wa int, word text, origin text, reason text)`;
-  const inserted = await rowsOf<{ user_id: number }>(
+  const inserted = await rowsOf<{ user_id: number; phone: string; origin: string; is_new: boolean }>(
     db,
     sql`insert into opt_outs as o (user_id, phone_key, phone, whatsapp_account_id, word, origin, bsuid)
         select distinct on (v.user_id, v.key) v.user_id, v.key, v.phone, v.wa, v.word, v.origin, v.bsuid from ${recordset}
@@ -52,8 +53,10 @@ export async function addOptOuts(db: Db, entries: OptOutEntry[]): Promise<number
           word = excluded.word,
           bsuid = coalesce(o.bsuid, excluded.bsuid),
           origin = case when o.origin = 'meta_marketing' then excluded.origin else o.origin end
-        returning user_id`,
+        returning user_id, phone, origin, (xmax = 0) as is_new`,
   );
+  // Outbound `contact.opted_out`: only people who were not on the list yet.
+  await announceOptChanges(db, 'contact.opted_out', inserted.filter((r) => r.is_new).map((r) => ({ orgId: Number(r.user_id), phone: r.phone, origin: r.origin })));
   await db.execute(sql`insert into blacklist as b (user_id, account_id, phone, phone_key, reason, origin, bsuid)
       select distinct on (ka.id, v.key) ka.user_id, ka.id, v.phone, v.key, v.reason, v.origin, v.bsuid
       from ${recordset} join kommo_accounts ka on ka.user_id = v.user_id
@@ -78,11 +81,12 @@ export async function removeOptOuts(
   if (!userIds.length || !wanted.length) return 0;
   const users = sql`(select (jsonb_array_elements_text(${jsonParam(userIds)}))::int)`;
   const ks = sql`(select jsonb_array_elements_text(${jsonParam(wanted)}))`;
-  const gone = await rowsOf<{ user_id: number }>(
+  const gone = await rowsOf<{ user_id: number; phone: string; origin: string }>(
     db,
     sql`delete from opt_outs where user_id in ${users} and origin = ${origin}
-        and (phone_key in ${ks} or bsuid in ${ks}) returning user_id`,
+        and (phone_key in ${ks} or bsuid in ${ks}) returning user_id, phone, origin`,
   );
+  await announceOptChanges(db, 'contact.opted_in', gone.map((r) => ({ orgId: Number(r.user_id), phone: r.phone, origin: r.origin })));
   await db.execute(sql`delete from blacklist where user_id in ${users} and origin = ${origin}
       and (phone_key in ${ks} or bsuid in ${ks})`);
   return gone.length;

@@ -202,13 +202,21 @@ export async function scheduleApproved(tx: Queryable, orgId: number, id: number)
   return rows.length > 0;
 }
 
-/** Operator's pause (CAN_PAUSE → paused, no reason); the campaign's new row, or the 409. */
-export async function pauseByOperator(db: Db, userId: number, id: number): Promise<CampaignRow> {
-  const [row] = await db
-    .update(campaigns)
-    .set({ status: 'paused', pauseReason: null, pauseOrigin: 'operator', updatedAt: new Date() })
-    .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), inArray(campaigns.status, [...CAN_PAUSE])))
-    .returning();
+/**
+ * Operator's pause (CAN_PAUSE → paused, no reason); the campaign's new row, or the 409. The
+ * member who paused is named for the transaction, so the `campaign.paused` webhook the status
+ * trigger writes (migration 0041) says who it was.
+ */
+export async function pauseByOperator(db: Db, userId: number, id: number, actorUserId: number | null = null): Promise<CampaignRow> {
+  const row = await db.transaction(async (tx) => {
+    if (actorUserId) await tx.execute(sql`select set_config('masivo.actor_user_id', ${String(actorUserId)}, true)`);
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ status: 'paused', pauseReason: null, pauseOrigin: 'operator', updatedAt: new Date() })
+      .where(and(eq(campaigns.id, id), eq(campaigns.userId, userId), inArray(campaigns.status, [...CAN_PAUSE])))
+      .returning();
+    return updated;
+  });
   if (row) return row;
   throw refuse('pause', (await loadCampaignRow(db, userId, id)).status);
 }

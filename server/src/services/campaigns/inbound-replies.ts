@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { jsonParam, rowsOf } from '../../db/sql';
 import { numberOwners, personOf } from '../blacklist/opt-out';
 import type { InboundText } from './inbound-text';
+import type { ReplyEvent } from '../webhook-endpoints/outbox';
 
 /** A reply is attributed by time only to a campaign message sent at most this long before it. */
 export const ATTRIBUTION_WINDOW_HOURS = 72;
@@ -33,10 +34,11 @@ const MEDIA_LABELS: Record<string, string> = {
  * else BSUID) by the same account within 72 h before the message. The recipient's reply columns
  * are then recomputed from its stored messages, so reordered webhooks leave `replied_at` = the
  * earliest, `last_reply` = the newest by Meta's timestamp and `button_tapped` = the first tap.
- * Returns how many messages were recorded.
+ * Returns how many messages were recorded; each new one is also pushed to `recorded` when given
+ * (the inbox announces them as `reply.received`).
  */
-export async function recordInbound(db: Db, messages: InboundText[], now: Date = new Date()): Promise<number> {
-  let recorded = 0;
+export async function recordInbound(db: Db, messages: InboundText[], now: Date = new Date(), recorded?: ReplyEvent[]): Promise<number> {
+  let count = 0;
   const ownersOf = new Map<string, Array<{ userId: number; whatsappAccountId: number }>>();
   for (const m of messages) {
     if (!m.wamid) continue;
@@ -64,11 +66,20 @@ export async function recordInbound(db: Db, messages: InboundText[], now: Date =
             returning id`,
       );
       if (!row) continue;
-      recorded++;
+      count++;
       if (target) await refreshRecipientReplies(db, target);
+      recorded?.push({
+        orgId: owner.userId,
+        messageId: Number(row.id),
+        campaignId: target?.campaignId ?? null,
+        recipientId: target?.recipientId ?? null,
+        type: m.type ?? 'text',
+        button: m.type === 'button' || m.type === 'interactive' ? { text: m.body ?? null, payload: m.buttonPayload } : null,
+        at: sentAt.toISOString(),
+      });
     }
   }
-  return recorded;
+  return count;
 }
 
 interface Target {

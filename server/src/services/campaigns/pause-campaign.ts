@@ -8,8 +8,8 @@ import { campaignDetail } from './campaign-queries';
  * senders in other processes see it at their next poll (well under a second). Requests
  * already on the wire may still complete; claimed rows not yet sent go back to pending.
  */
-export async function pauseCampaign(ctx: AppContext, userId: number, id: number): Promise<Campaign> {
-  const row = await pauseByOperator(ctx.db, userId, id);
+export async function pauseCampaign(ctx: AppContext, userId: number, id: number, actorUserId: number | null = null): Promise<Campaign> {
+  const row = await pauseByOperator(ctx.db, userId, id, actorUserId);
   ctx.signals.campaignChanged(id);
   return campaignDetail(ctx.db, userId, row);
 }

@@ -1,4 +1,4 @@
-import { Ban, FileText, History, KeyRound, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2, UsersRound } from 'lucide-react';
+import { Ban, FileText, History, KeyRound, LayoutDashboard, LogOut, MessageCircle, MonitorSmartphone, Receipt, Send, Users, Building2, UsersRound, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { ROLE_LABEL, type Permission } from '@masivo/contract/organizations';
@@ -29,6 +29,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Organización', href: '/organization', icon: UsersRound, permission: 'organization.manage' },
   { label: 'Registro de actividad', href: '/activity', icon: History, permission: 'organization.manage' },
   { label: 'Claves de API', href: '/api-keys', icon: KeyRound, permission: 'api_keys.manage' },
+  { label: 'Webhooks', href: '/webhooks', icon: Webhook, permission: 'webhooks.manage' },
 ];
 
 /** Spec: an item is highlighted when the path equals its href or starts with it. */
