@@ -106,6 +106,10 @@ describe('API keys on the public API and the routes that take keys', () => {
         if ([401, 403].includes(ok.statusCode)) wrong.push(`${key} with ${scope} → ${ok.statusCode}`);
         const refused = await callWithKey(route, lacking.key);
         if (refused.statusCode !== 403) wrong.push(`${key} without ${scope} → ${refused.statusCode}`);
+        // The public API answers every error, this one and the allowed call's 4xx, as problem details.
+        for (const res of route.url.startsWith('/api/v1/') ? [ok, refused] : []) {
+          if (res.statusCode >= 400 && !String(res.headers['content-type']).startsWith('application/problem+json')) wrong.push(`${key} → ${res.statusCode} not problem+json`);
+        }
         // Refused keys share the address's budget (30 a minute): past it they get 429, never through.
         const gone = await callWithKey(route, revoked.key);
         if (![401, 429].includes(gone.statusCode)) wrong.push(`${key} revoked → ${gone.statusCode}`);

@@ -101,4 +101,17 @@ describe('limits shared by every API process', () => {
     const [{ n }] = await rowsOf<{ n: number }>(database.db, sql`select count(*)::int as n from rate_counters where key like 'prueba:%'`);
     expect(n).toBeLessThanOrEqual(1); // of the 21, only 'x' may still be in its window
   });
+
+  it('an API key’s rate limit holds across both instances (429 with Retry-After after the limit, on either)', async () => {
+    const owner = await register(a, 'clave@example.com', '10.20.9.9');
+    const headers = { authorization: `Bearer ${owner.json().token}` };
+    const created = await a.inject({ method: 'POST', url: '/api/api-keys', headers, payload: { name: 'Compartida', scopes: ['campaigns:read'], rate_limit_per_minute: 4 } });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = { authorization: `Bearer ${created.json().key}` };
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await (i % 2 ? b : a).inject({ method: 'GET', url: '/api/v1/campaigns', headers: key })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    const limited = await b.inject({ method: 'GET', url: '/api/v1/campaigns', headers: key });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });
