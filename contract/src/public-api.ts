@@ -60,6 +60,8 @@ const digitsId = (message: string) =>
 export const v1IdParamsSchema = z.object({ id: digitsId('Id inválido') });
 const dateTime = (message: string) => z.string({ error: message }).max(40, message).pipe(z.iso.datetime({ offset: true, error: message }));
 const rowId = z.int().min(1).max(MAX_INT);
+/** The last id of the page before (row ids may pass 2^31; 18 digits always fit a bigint). */
+const cursorSchema = z.string().max(18, 'Cursor inválido').regex(/^[0-9]{1,18}$/, 'Cursor inválido').optional();
 const count = z.int().min(0).max(MAX_INT);
 const when = z.string().max(40);
 const text = (max: number) => z.string().max(max);
@@ -161,7 +163,7 @@ export const v1CampaignSchema = z
 export type V1Campaign = z.infer<typeof v1CampaignSchema>;
 
 export const v1CampaignListQuerySchema = z.object({
-  cursor: z.string().max(20).regex(/^[0-9]*$/, 'Cursor inválido').optional(),
+  cursor: cursorSchema,
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const v1CampaignPageSchema = z.object({ data: z.array(v1CampaignSchema).max(200), next_cursor: text(20).nullable() });
@@ -170,7 +172,7 @@ export const v1AddRecipientsResultSchema = z.object({ added: count, total: count
 
 export const v1RecipientsQuerySchema = z.object({
   status: z.enum(RECIPIENT_STATUSES, { error: 'Estado de destinatario inválido' }).optional(),
-  cursor: z.string().max(20).regex(/^[0-9]*$/, 'Cursor inválido').optional(),
+  cursor: cursorSchema,
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
@@ -199,7 +201,7 @@ export const v1ContactsQuerySchema = z.object({
   kommo_account_id: digitsId('kommo_account_id es requerido: el id de una cuenta Kommo'),
   search: z.string().max(200).optional(),
   tag: z.string().max(200).optional(),
-  cursor: z.string().max(20).regex(/^[0-9]*$/, 'Cursor inválido').optional(),
+  cursor: cursorSchema,
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 export const v1ContactSchema = z.object({

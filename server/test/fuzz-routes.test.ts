@@ -23,10 +23,10 @@ interface Operation {
   bodyProps: string[] | null;
 }
 
-function operations(): Operation[] {
-  const doc = t.app.swagger() as { paths: Record<string, Record<string, OpenApiOperation>> };
+function operations(doc = t.app.swagger() as { paths: Record<string, Record<string, OpenApiOperation>> }, prefix = ''): Operation[] {
   const ops: Operation[] = [];
-  for (const [path, byMethod] of Object.entries(doc.paths)) {
+  for (const [bare, byMethod] of Object.entries(doc.paths)) {
+    const path = prefix + bare;
     for (const [method, op] of Object.entries(byMethod)) {
       const params = op.parameters ?? [];
       const body = op.requestBody?.content?.['application/json']?.schema;
@@ -78,6 +78,42 @@ function pathWith(op: Operation, value: (name: string) => string) {
   return op.pathParams.reduce((p, name) => p.replace(`{${name}}`, value(name)), op.path);
 }
 
+async function fuzz(ops: Operation[], headers: Record<string, string>): Promise<{ failures: string[]; sent: number }> {
+  const failures: string[] = [];
+  let sent = 0;
+  let n = 0;
+  const send = async (method: string, url: string, payload?: string) => {
+    sent++;
+    const res = await t.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(payload === undefined ? headers : { ...headers, 'content-type': 'application/json' }), 'idempotency-key': `fuzz-${++n}` },
+      payload,
+    });
+    if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url.slice(0, 120)} ${payload?.slice(0, 80) ?? ''} → ${res.body.slice(0, 200)}`);
+  };
+
+  for (const op of ops) {
+    const basePath = pathWith(op, () => '1');
+    for (const name of op.pathParams) {
+      for (const v of PATH_VALUES) {
+        await send(op.method, pathWith(op, (n) => (n === name ? v : '1')), op.bodyProps ? '{}' : undefined);
+      }
+    }
+    for (const name of op.queryParams) {
+      for (const v of QUERY_VALUES) await send(op.method, `${basePath}?${encodeURIComponent(name)}=${v}`);
+      await send(op.method, `${basePath}?${encodeURIComponent(name)}=a&${encodeURIComponent(name)}=b`);
+    }
+    if (op.bodyProps) {
+      for (const body of WHOLE_BODIES) await send(op.method, basePath, body);
+      for (const prop of op.bodyProps) {
+        for (const v of BODY_VALUES) await send(op.method, basePath, `{${JSON.stringify(prop)}:${v}}`);
+      }
+    }
+  }
+  return { failures, sent };
+}
+
 describe('fuzzing every route of the OpenAPI document', () => {
   it('never answers 5xx', async () => {
     const ops = operations();
@@ -87,38 +123,23 @@ describe('fuzzing every route of the OpenAPI document', () => {
       expect(ops.filter((op) => op.queryParams.includes(part)).length, part).toBeGreaterThanOrEqual(4);
       expect(ops.some((op) => op.bodyProps?.includes(part)), part).toBe(true);
     }
-    const failures: string[] = [];
-    let sent = 0;
-    const send = async (method: string, url: string, payload?: string) => {
-      sent++;
-      const res = await t.app.inject({
-        method: method as 'GET',
-        url,
-        headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        payload,
-      });
-      if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url.slice(0, 120)} ${payload?.slice(0, 80) ?? ''} → ${res.body.slice(0, 200)}`);
-    };
-
-    for (const op of ops) {
-      const basePath = pathWith(op, () => '1');
-      for (const name of op.pathParams) {
-        for (const v of PATH_VALUES) {
-          await send(op.method, pathWith(op, (n) => (n === name ? v : '1')), op.bodyProps ? '{}' : undefined);
-        }
-      }
-      for (const name of op.queryParams) {
-        for (const v of QUERY_VALUES) await send(op.method, `${basePath}?${encodeURIComponent(name)}=${v}`);
-        await send(op.method, `${basePath}?${encodeURIComponent(name)}=a&${encodeURIComponent(name)}=b`);
-      }
-      if (op.bodyProps) {
-        for (const body of WHOLE_BODIES) await send(op.method, basePath, body);
-        for (const prop of op.bodyProps) {
-          for (const v of BODY_VALUES) await send(op.method, basePath, `{${JSON.stringify(prop)}:${v}}`);
-        }
-      }
-    }
+    const { failures, sent } = await fuzz(ops, headers);
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('never answers 5xx on the public API (/api/v1, with a key holding every scope)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
+    const ops = operations(doc, '/api/v1');
+    expect(ops.length).toBeGreaterThanOrEqual(10);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      headers,
+      payload: { name: 'fuzz', scopes: ['campaigns:read', 'campaigns:write', 'campaigns:send', 'contacts:read', 'templates:read', 'webhooks:manage'], rate_limit_per_minute: 10_000 },
+    });
+    const { failures, sent } = await fuzz(ops, { authorization: `Bearer ${created.json().key}` });
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(200);
   }, 120_000);
 });

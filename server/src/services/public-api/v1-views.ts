@@ -28,7 +28,7 @@ import { RateIndex } from '../pricing/rate-lookup';
  */
 
 const iso = (v: Date | string | null | undefined) => (v === null || v === undefined ? null : new Date(v).toISOString());
-const nextCursor = <T extends { id: number }>(rows: T[], limit: number) => (rows.length > limit ? String(rows[limit - 1]!.id) : null);
+const nextCursor = <T extends { id: number | string }>(rows: T[], limit: number) => (rows.length > limit ? String(rows[limit - 1]!.id) : null);
 
 export function toV1Campaign(c: Campaign, preflight?: Preflight | null): V1Campaign {
   return {
@@ -76,11 +76,11 @@ export async function listV1Campaigns(
   numbers: readonly number[] | null,
   query: z.output<typeof v1CampaignListQuerySchema>,
 ): Promise<{ data: V1Campaign[]; next_cursor: string | null }> {
-  const before = query.cursor ? Number(query.cursor) : null;
+  const before = query.cursor ?? null;
   const rows = await rowsOf<{ id: number }>(
     db,
     sql`select id from campaigns
-        where user_id = ${orgId} and (${before}::int is null or id < ${before}::int)
+        where user_id = ${orgId} and (${before}::bigint is null or id < ${before}::bigint)
           and (${numbers === null} or whatsapp_account_id = any(${intArray(numbers ?? [])}))
         order by id desc limit ${query.limit + 1}`,
   );
@@ -120,13 +120,13 @@ export async function listV1Recipients(
   campaignId: number,
   query: z.output<typeof v1RecipientsQuerySchema>,
 ): Promise<{ data: z.infer<typeof v1RecipientSchema>[]; next_cursor: string | null }> {
-  const after = query.cursor ? Number(query.cursor) : 0;
+  const after = query.cursor ?? '0';
   const rows = await rowsOf<RecipientRow>(
     db,
     sql`select id, phone, bsuid, status, error_code, error_message, wamid, sent_at, delivered_at, read_at, failed_at,
                last_reply, replied_at, pricing_category, pricing_type, pricing_model, country
           from campaign_recipients
-         where campaign_id = ${campaignId} and user_id = ${orgId} and id > ${after}
+         where campaign_id = ${campaignId} and user_id = ${orgId} and id > ${after}::bigint
            and (${query.status ?? null}::text is null or status = ${query.status ?? null}::text)
          order by id limit ${query.limit + 1}`,
   );
@@ -156,7 +156,7 @@ export async function listV1Recipients(
       cost_usd: cost,
     };
   });
-  return { data, next_cursor: nextCursor(rows.map((r) => ({ id: Number(r.id) })), query.limit) };
+  return { data, next_cursor: nextCursor(rows, query.limit) };
 }
 
 interface ContactRow {
@@ -177,13 +177,13 @@ export async function listV1Contacts(
   orgId: number,
   query: z.output<typeof v1ContactsQuerySchema>,
 ): Promise<{ data: z.infer<typeof v1ContactSchema>[]; next_cursor: string | null }> {
-  const after = query.cursor ? Number(query.cursor) : 0;
+  const after = query.cursor ?? '0';
   const search = query.search?.trim() ? `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await rowsOf<ContactRow>(
     db,
     sql`select id, kommo_id, name, first_name, last_name, phone, email, tags, custom_fields
           from contacts
-         where user_id = ${orgId} and account_id = ${query.kommo_account_id} and id > ${after}
+         where user_id = ${orgId} and account_id = ${query.kommo_account_id} and id > ${after}::bigint
            and (${search}::text is null or name ilike ${search}::text or phone like ${search}::text or email ilike ${search}::text)
            and (${query.tag ?? null}::text is null or tags @> array[${query.tag ?? null}::text])
          order by id limit ${query.limit + 1}`,
@@ -199,7 +199,7 @@ export async function listV1Contacts(
     tags: r.tags ?? [],
     custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
   }));
-  return { data, next_cursor: nextCursor(rows.map((r) => ({ id: Number(r.id) })), query.limit) };
+  return { data, next_cursor: nextCursor(rows, query.limit) };
 }
 
 interface TemplateRow {
