@@ -66,6 +66,8 @@ export class KommoAccount {
   private maxId: number;
   private overlays = new Map<number, { patch: ContactPatch; updatedAt: number }>();
   private deleted = new Set<number>();
+  /** Edits of deleted contacts, kept so that a restored contact comes back as it was. */
+  private deletedPatches = new Map<number, ContactPatch>();
   /** Sorted ids whose computed position no longer holds (updated or deleted). */
   private exceptions: number[] = [];
   /** Live updated ids, sorted by (updatedAt, id). */
@@ -157,15 +159,40 @@ export class KommoAccount {
   delete(id: number): void {
     if (!this.exists(id)) throw new Error(`contact ${id} does not exist in ${this.subdomain}`);
     this.deleted.add(id);
+    const overlay = this.overlays.get(id);
+    if (overlay) this.deletedPatches.set(id, overlay.patch);
     this.overlays.delete(id);
     this.markException(id);
     this.removeFromLog(id);
   }
 
-  add(n: number): void {
+  /** Adds `n` generated contacts after the last id; returns the first new id. */
+  add(n: number): number {
     if (!Number.isInteger(n) || n < 1) throw new Error('n must be a positive integer');
-    this.addedBatches.push({ firstId: this.maxId + 1, ts: this.stamp() });
+    const firstId = this.maxId + 1;
+    this.addedBatches.push({ firstId, ts: this.stamp() });
     this.maxId += n;
+    return firstId;
+  }
+
+  /** Adds one contact with the given values (not the generator's); returns its id. */
+  addWith(patch: ContactPatch): number {
+    const id = this.add(1);
+    this.update(id, patch);
+    return id;
+  }
+
+  isDeleted(id: number): boolean {
+    return this.deleted.has(id);
+  }
+
+  /** Brings a deleted contact back with the values it had; updated_at = now. */
+  restore(id: number): void {
+    if (!this.deleted.has(id)) throw new Error(`contact ${id} is not deleted in ${this.subdomain}`);
+    this.deleted.delete(id);
+    const patch = this.deletedPatches.get(id) ?? {};
+    this.deletedPatches.delete(id);
+    this.update(id, patch);
   }
 
   resolve(id: number): ResolvedContact {

@@ -2,8 +2,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContactPatch } from './account';
 import type { KommoFault } from './faults';
-import type { AccountInput, KommoConfig, KommoState } from './state';
+import type { AccountInput, CreateLeadInput, KommoConfig, KommoState, LeadMoveInput } from './state';
 import { crmOf } from './crm';
+import type { WebhookControl } from './webhook-delivery';
+
+type Obj = Record<string, any>;
+
+/** A move as control calls send it: `{id, status_id, pipeline_id?}` (camelCase also accepted). */
+function moveOf(m: Obj): LeadMoveInput {
+  const pipelineId = m.pipeline_id ?? m.pipelineId;
+  return { id: Number(m.id), statusId: Number(m.status_id ?? m.statusId), pipelineId: pipelineId === undefined ? undefined : Number(pipelineId) };
+}
+
+function createLeadOf(b: Obj): CreateLeadInput {
+  const contactId = b.contact_id ?? b.contactId;
+  const pipelineId = b.pipeline_id ?? b.pipelineId;
+  return {
+    contactId: contactId === undefined ? undefined : Number(contactId),
+    newContact: b.new_contact ?? b.newContact,
+    pipelineId: pipelineId === undefined ? undefined : Number(pipelineId),
+    statusId: Number(b.status_id ?? b.statusId),
+    name: b.name,
+    price: b.price,
+    customFieldsValues: b.custom_fields_values ?? b.customFieldsValues,
+  };
+}
 
 export function registerKommoControl(app: FastifyInstance, state: KommoState): void {
   // Control calls answer {ok:true} or 400 {error}; the simulator's own mistakes are the caller's bug.
@@ -19,7 +42,29 @@ export function registerKommoControl(app: FastifyInstance, state: KommoState): v
   app.post('/__control/contacts/update', act((b: { subdomain: string; id: number; patch: ContactPatch }) =>
     state.updateContact(b.subdomain, b.id, b.patch ?? {})));
   app.post('/__control/contacts/delete', act((b: { subdomain: string; id: number }) => state.deleteContact(b.subdomain, b.id)));
-  app.post('/__control/contacts/add', act((b: { subdomain: string; n: number }) => state.addContacts(b.subdomain, b.n)));
+  app.post('/__control/contacts/add', act((b: { subdomain: string; n: number }) => void state.addContacts(b.subdomain, b.n)));
+  app.post('/__control/contacts/restore', act((b: { subdomain: string; id: number }) => state.restoreContact(b.subdomain, b.id)));
+  // Leads: create one, move one or many (the moves announce themselves by webhook and event).
+  app.post('/__control/leads', act((b: Obj) => ({ ok: true, lead: state.createLead(b.subdomain, createLeadOf(b)) })));
+  app.post('/__control/leads/move', act((b: Obj) => {
+    if (Array.isArray(b.moves)) {
+      return { ok: true, leads: state.moveLeads(b.subdomain, b.moves.map(moveOf), { perPost: b.per_post ?? b.perPost }) };
+    }
+    const m = moveOf(b);
+    return { ok: true, leads: [state.moveLead(b.subdomain, m.id, m.statusId, m.pipelineId)] };
+  }));
+  // Webhook delivery: switch off, duplicate, fail on command; inspect subscriptions and counters.
+  app.post('/__control/webhooks/configure', act((b: Obj) => {
+    const p: Partial<WebhookControl> = { enabled: b.enabled, duplicates: b.duplicates, failFirst: b.failFirst ?? b.fail_first };
+    state.configureWebhooks(p);
+    return { ok: true, ...state.webhooks.control };
+  }));
+  app.get<{ Querystring: { subdomain?: string } }>('/__control/webhooks', async (req) => ({ webhooks: state.subscriptions(req.query.subdomain ?? '') }));
+  app.get('/__control/webhooks/stats', async () => state.webhookStats());
+  app.post('/__control/webhooks/flush', async () => {
+    await state.webhooks.flush();
+    return { ok: true, ...state.webhookStats() };
+  });
   app.post('/__control/fault', act((b: KommoFault) => state.injectFault(b)));
   app.post('/__control/configure', act((b: Partial<KommoConfig>) => state.configure(b)));
   app.post('/__control/reset', act(() => state.reset()));

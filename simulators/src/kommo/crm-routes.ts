@@ -5,8 +5,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { firstString } from '../shared/server';
 import type { KommoAccount } from './account';
-import { crmOf, type Lead, type Note } from './crm';
+import { crmOf, type Lead, type LeadMove, type Note } from './crm';
 import { pageLinks, parsePaging } from './paging';
+import { listParam, numbersParam } from './query';
 import { hal, noContent, problem, serverError } from './replies';
 import type { KommoState } from './state';
 
@@ -18,37 +19,21 @@ export type WithAccount = (handler: (req: Req, reply: FastifyReply, account: Kom
 
 export const BATCH_LIMIT = 250;
 
-function origin(req: FastifyRequest): string {
+export function origin(req: FastifyRequest): string {
   return `http://${req.headers.host ?? 'localhost'}`;
 }
 
-function rawQuery(req: FastifyRequest): string {
+export function rawQuery(req: FastifyRequest): string {
   const q = req.url.indexOf('?');
   return q < 0 ? '' : req.url.slice(q + 1);
 }
 
-/** `filter[x][]=1&filter[x][]=2`, `filter[x]=1,2` or `filter[x][0]=1` → numbers. */
-function numbersParam(query: Record<string, unknown>, name: string): number[] | undefined {
-  const values: unknown[] = [];
-  for (const [key, v] of Object.entries(query)) {
-    if (key === name || key === `${name}[]` || new RegExp(`^${name.replace(/[[\]]/g, '\\$&')}\\[\\d+\\]$`).test(key)) values.push(...(Array.isArray(v) ? v : [v]));
-  }
-  if (values.length === 0) return undefined;
-  return values.flatMap((v) => String(v).split(',')).map((p) => Number.parseInt(p, 10)).filter(Number.isFinite);
-}
-
-function stringsParam(query: Record<string, unknown>, name: string): string[] | undefined {
-  const raw = query[name] ?? query[`${name}[]`];
-  if (raw === undefined) return undefined;
-  return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(','));
-}
-
-interface Refusal {
+export interface Refusal {
   request_id: string;
   errors: Array<{ code: string; path: string; detail: string }>;
 }
 
-function refuse(reply: FastifyReply, refusals: Refusal[]) {
+export function refuse(reply: FastifyReply, refusals: Refusal[]) {
   return problem(reply, 400, 'Request validation failed', { 'validation-errors': refusals });
 }
 
@@ -88,7 +73,7 @@ function leadJson(l: Lead, accountId: number, responsibleUserId: number, self: s
   return {
     id: l.id,
     name: l.name,
-    price: 0,
+    price: l.price,
     responsible_user_id: responsibleUserId,
     group_id: 0,
     status_id: l.statusId,
@@ -101,13 +86,25 @@ function leadJson(l: Lead, accountId: number, responsibleUserId: number, self: s
     closed_at: l.closedAt,
     closest_task_at: null,
     is_deleted: false,
-    custom_fields_values: null,
+    custom_fields_values: l.customFieldsValues,
     score: null,
     account_id: accountId,
     labor_cost: null,
     _links: { self: { href: `${self}/api/v4/leads/${l.id}` } },
-    _embedded: { tags: [], companies: [] },
+    _embedded: { tags: [], companies: [] } as Record<string, unknown>,
   };
+}
+
+/** `with=contacts` on a lead read: its main contact, as Kommo embeds it (none once deleted). */
+function leadWithContacts(account: KommoAccount, l: Lead, self: string) {
+  const contacts = account.exists(l.contactId)
+    ? [{ id: l.contactId, is_main: true, _links: { self: { href: `${self}/api/v4/contacts/${l.contactId}` } } }]
+    : [];
+  return contacts;
+}
+
+function wants(query: Record<string, unknown>, what: string): boolean {
+  return (firstString(query.with) ?? '').split(',').includes(what);
 }
 
 /** `with=leads` on a contact read: its leads' ids, as Kommo embeds them. */
@@ -116,8 +113,10 @@ export function withLeads(account: KommoAccount, contactId: number, self: string
 }
 
 export function wantsLeads(query: Record<string, unknown>): boolean {
-  return (firstString(query.with) ?? '').split(',').includes('leads');
+  return wants(query, 'leads');
 }
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export function registerKommoCrmRoutes(app: FastifyInstance, state: KommoState, withAccount: WithAccount): void {
   /** A fault that lets the write happen and then loses the answer (a 500): the caller cannot know. */
@@ -128,7 +127,7 @@ export function registerKommoCrmRoutes(app: FastifyInstance, state: KommoState, 
     const paging = parsePaging(req.query);
     const entityIds = only !== undefined ? [only] : numbersParam(req.query, 'filter[entity_id]');
     const ids = numbersParam(req.query, 'filter[id]');
-    const types = stringsParam(req.query, 'filter[note_type]');
+    const types = listParam(req.query, 'filter[note_type]');
     const from = Number.parseInt(firstString(req.query['filter[updated_at][from]']) ?? '', 10);
     const to = Number.parseInt(firstString(req.query['filter[updated_at][to]']) ?? '', 10);
     const source = entityIds ? [...new Set(entityIds)].flatMap((id) => crm.notesOf(id)) : crm.notes;
@@ -217,6 +216,7 @@ export function registerKommoCrmRoutes(app: FastifyInstance, state: KommoState, 
       const patch: { tags: string[]; name?: string } = { tags };
       if (typeof entry.name === 'string') patch.name = entry.name;
       account.update(id, patch);
+      state.feedOf(account).contactsUpdated([id]);
       return { id, name: account.resolve(id).name, updated_at: account.updatedAtOf(id), request_id: requestIdOf(entry, i), _links: { self: { href: `${self}/api/v4/contacts/${id}` } } };
     });
     return hal(reply, { _links: { self: { href: `${self}/api/v4/contacts` } }, _embedded: { contacts: updated } });
@@ -231,11 +231,30 @@ export function registerKommoCrmRoutes(app: FastifyInstance, state: KommoState, 
     const page = leads.slice(paging.offset, paging.offset + paging.limit);
     if (page.length === 0) return noContent(reply);
     const self = `${origin(req)}/${account.subdomain}`;
+    const withContacts = wants(req.query, 'contacts');
     return hal(reply, {
       _page: paging.page,
       _links: pageLinks(`${self}/api/v4/leads`, rawQuery(req), paging, page.length),
-      _embedded: { leads: page.map((l) => leadJson(l, account.id, account.currentUserId, self)) },
+      _embedded: {
+        leads: page.map((l) => {
+          const json = leadJson(l, account.id, account.currentUserId, self);
+          if (withContacts) json._embedded.contacts = leadWithContacts(account, l, self);
+          return json;
+        }),
+      },
     });
+  }));
+
+  // A lead that does not exist is a 204 (Kommo's documented answer for GET /leads/{id}).
+  app.get('/:subdomain/api/v4/leads/:id', withAccount((req, reply, account) => {
+    const raw = req.params.id ?? '';
+    if (!/^\d+$/.test(raw)) return problem(reply, 404, 'Not found');
+    const lead = crmOf(account).lead(Number(raw));
+    if (!lead) return noContent(reply);
+    const self = `${origin(req)}/${account.subdomain}`;
+    const json = leadJson(lead, account.id, account.currentUserId, self);
+    if (wants(req.query, 'contacts')) json._embedded.contacts = leadWithContacts(account, lead, self);
+    return hal(reply, json);
   }));
 
   app.patch('/:subdomain/api/v4/leads', withAccount((req, reply, account) => {
@@ -251,15 +270,39 @@ export function registerKommoCrmRoutes(app: FastifyInstance, state: KommoState, 
         const why = crm.checkMove(Number(entry.pipeline_id ?? lead?.pipelineId), Number(entry.status_id));
         if (why) errors.push({ code: 'NotSupportedChoice', path: 'status_id', detail: why });
       }
+      if (entry.price !== undefined && (!Number.isInteger(entry.price) || (entry.price as number) < 0)) {
+        errors.push({ code: 'InvalidType', path: 'price', detail: 'This value should be of type int.' });
+      }
+      if (entry.name !== undefined && typeof entry.name !== 'string') errors.push({ code: 'InvalidType', path: 'name', detail: 'This value should be of type string.' });
       if (errors.length) refusals.push({ request_id: requestIdOf(entry, i), errors });
     });
     if (refusals.length) return refuse(reply, refusals);
     const self = `${origin(req)}/${account.subdomain}`;
+    const feed = state.feedOf(account);
+    const at = nowSeconds();
+    const moves: LeadMove[] = [];
     const updated = batch.map((entry, i) => {
-      const lead = crm.lead(Number(entry.id))!;
-      const moved = entry.status_id === undefined ? lead : crm.moveLead(lead.id, Number(entry.pipeline_id ?? lead.pipelineId), Number(entry.status_id));
-      return { id: moved.id, updated_at: moved.updatedAt, request_id: requestIdOf(entry, i), _links: { self: { href: `${self}/api/v4/leads/${moved.id}` } } };
+      let lead = crm.lead(Number(entry.id))!;
+      const edit = { name: entry.name as string | undefined, price: entry.price as number | undefined };
+      const edited = edit.name !== undefined || edit.price !== undefined;
+      if (edited) lead = crm.editLead(lead.id, edit, at);
+      let moved = false;
+      if (entry.status_id !== undefined) {
+        const pipelineId = Number(entry.pipeline_id ?? lead.pipelineId);
+        const statusId = Number(entry.status_id);
+        // Moving a lead to the stage it is in changes nothing, and Kommo emits nothing.
+        if (statusId !== lead.statusId || pipelineId !== lead.pipelineId) {
+          const move = crm.moveLead(lead.id, pipelineId, statusId, at);
+          moves.push(move);
+          lead = move.lead;
+          moved = true;
+        }
+      }
+      if (edited && !moved) feed.leadEdited(lead);
+      return { id: lead.id, updated_at: lead.updatedAt, request_id: requestIdOf(entry, i), _links: { self: { href: `${self}/api/v4/leads/${lead.id}` } } };
     });
+    // One webhook POST per moved lead, like moveLeads' default.
+    if (moves.length > 0) feed.leadsMoved(moves, 1);
     return hal(reply, { _links: { self: { href: `${self}/api/v4/leads` } }, _embedded: { leads: updated } });
   }));
 

@@ -9,6 +9,7 @@ import { pageLinks, parsePaging } from './paging';
 import { hal, noContent, problem, serverError, unauthorized } from './replies';
 import type { KommoState } from './state';
 import { registerKommoCrmRoutes, wantsLeads, withLeads } from './crm-routes';
+import { registerKommoFeedRoutes } from './feed-routes';
 
 type Req = FastifyRequest<{ Params: { subdomain: string; id?: string }; Querystring: Record<string, unknown> }>;
 
@@ -158,6 +159,7 @@ export function registerKommoRoutes(app: FastifyInstance, state: KommoState, han
   }));
 
   registerKommoCrmRoutes(app, state, withAccount);
+  registerKommoFeedRoutes(app, state, withAccount);
 
   app.get('/:subdomain/api/v4/contacts/tags', withAccount((req, reply, account) => {
     const paging = parsePaging(req.query);
