@@ -66,6 +66,8 @@ export class KommoAccount {
   private maxId: number;
   private overlays = new Map<number, { patch: ContactPatch; updatedAt: number }>();
   private deleted = new Set<number>();
+  /** Contacts added with explicit values (addWith): they have none of the generated leads. */
+  private handMade = new Set<number>();
   /** Edits of deleted contacts, kept so that a restored contact comes back as it was. */
   private deletedPatches = new Map<number, ContactPatch>();
   /** Sorted ids whose computed position no longer holds (updated or deleted). */
@@ -179,7 +181,12 @@ export class KommoAccount {
   addWith(patch: ContactPatch): number {
     const id = this.add(1);
     this.update(id, patch);
+    this.handMade.add(id);
     return id;
+  }
+
+  isHandMade(id: number): boolean {
+    return this.handMade.has(id);
   }
 
   isDeleted(id: number): boolean {

@@ -150,12 +150,13 @@ export class AccountCrm {
 
   /**
    * Leads of contact n: none when n is a multiple of 4; otherwise an open lead (id 10n+1) in the
-   * main pipeline's "Contacto inicial", plus a won lead (10n+2) when n is a multiple of 5.
+   * main pipeline's "Contacto inicial", plus a won lead (10n+2) when n is a multiple of 5. Then
+   * the leads createLead gave it. A contact createLead made itself has only those.
    */
   leadIdsOf(contactId: number): number[] {
     if (!this.account.exists(contactId)) return [];
     const created = this.createdByContact.get(contactId) ?? [];
-    if (contactId % 4 === 0) return [...created];
+    if (contactId % 4 === 0 || this.account.isHandMade(contactId)) return [...created];
     return [...(contactId % 5 === 0 ? [contactId * 10 + 1, contactId * 10 + 2] : [contactId * 10 + 1]), ...created];
   }
 
