@@ -134,7 +134,7 @@ export async function startKommoSim(opts: KommoSimOptions = {}): Promise<KommoSi
     pipelines: (s) => crmOf(state.account(s)).pipelines,
     close: async () => {
       hangs.releaseAll();
-      state.webhooks.close();
+      await state.webhooks.close();
       await app.close();
     },
   };

@@ -3,7 +3,7 @@
 // anything else (another status, a connection error, a timeout) is retried, MAX_ATTEMPTS in all,
 // with a short back-off instead of Kommo's minutes (5 min, 15 min, 15 min, 1 h) so tests stay fast.
 // Nothing a destination does can throw out of here.
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 
 export interface WebhookControl {
   /** false: nothing is posted (webhooks "unavailable"); events are still logged. */
@@ -53,6 +53,8 @@ export class KommoWebhookDispatcher {
   private driveScheduled = false;
   private generation = 0;
   private closed = false;
+  /** Its own connection pool, so close() leaves no socket behind. */
+  private readonly agent = new Agent({ connections: MAX_IN_FLIGHT, keepAliveTimeout: 4_000 });
 
   configure(p: Partial<WebhookControl>): void {
     if (p.enabled !== undefined) {
@@ -99,9 +101,10 @@ export class KommoWebhookDispatcher {
     this.settle();
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.closed = true;
     this.reset();
+    await this.agent.destroy().catch(() => undefined);
   }
 
   private scheduleDrive(): void {
@@ -136,6 +139,7 @@ export class KommoWebhookDispatcher {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: job.body,
         signal: abort.signal,
+        dispatcher: this.agent,
         headersTimeout: ANSWER_TIMEOUT_MS,
         bodyTimeout: ANSWER_TIMEOUT_MS,
       });

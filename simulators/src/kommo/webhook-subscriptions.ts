@@ -74,8 +74,9 @@ export class WebhookSubscriptions {
     this.nextId = 800_000 + (accountId % 1_000) * 1_000;
   }
 
+  /** Copies, ordered by sort then id. */
   list(destination?: string): Webhook[] {
-    const all = [...this.byDestination.values()].sort((a, b) => a.sort - b.sort || a.id - b.id);
+    const all = [...this.byDestination.values()].sort((a, b) => a.sort - b.sort || a.id - b.id).map((w) => ({ ...w, settings: [...w.settings] }));
     return destination === undefined ? all : all.filter((w) => w.destination === destination);
   }
 
