@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startWhatsAppSim, type WhatsAppSim } from '../src/whatsapp/index';
 import { call, templateSend } from './helpers/graph';
 import { startWebhookReceiver, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -19,7 +19,8 @@ describe('WhatsApp simulator: templates', () => {
     hook = await startWebhookReceiver('sim-app-secret');
     sim = await startWhatsAppSim({
       webhookUrl: hook.url,
-      approvalDelayMs: 50,
+      // Long enough that the send right after creation surely meets the template still PENDING, even on a loaded machine.
+      approvalDelayMs: 600,
       rejectTemplatesMatching: /rechazar/,
       numbers: [{ phoneNumberId: PN, wabaId: WABA, token: TOKEN, displayPhoneNumber: '5491150000000' }],
     });
@@ -31,6 +32,17 @@ describe('WhatsApp simulator: templates', () => {
   beforeEach(() => {
     hook.received.length = 0;
   });
+
+  /**
+   * Review happens approvalDelayMs after creation, on a timer: wait until these templates left
+   * PENDING (a loaded machine fires timers late) and their status webhooks went out.
+   */
+  async function reviewed(...names: string[]) {
+    await vi.waitFor(() => {
+      for (const name of names) expect(sim.templatesOf(WABA).find((t) => t.name === name)?.status).not.toBe('PENDING');
+    }, { timeout: 5_000, interval: 20 });
+    await sim.flushWebhooks();
+  }
 
   const templateEvents = () => hook.received
     .map((r) => r.body.entry[0])
@@ -51,8 +63,7 @@ describe('WhatsApp simulator: templates', () => {
     const pending = await send();
     expect(pending.json.error.code).toBe(132001);
 
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    await sim.flushWebhooks();
+    await reviewed('bienvenida_2025');
     expect(sim.templatesOf(WABA).find((t) => t.name === 'bienvenida_2025').status).toBe('APPROVED');
     expect(templateEvents()).toEqual([{
       event: 'APPROVED', message_template_id: Number(r.json.id), message_template_name: 'bienvenida_2025',
@@ -77,8 +88,7 @@ describe('WhatsApp simulator: templates', () => {
     const b = await create({ name: 'pegadas', language: 'es', category: 'MARKETING', components: [body('Hola {{1}}{{2}} tenemos algo para vos.', ['Ana', 'Pérez'])] });
     expect(a.json.status).toBe('PENDING');
     expect(b.json.status).toBe('PENDING');
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    await sim.flushWebhooks();
+    await reviewed('rechazar_esta', 'pegadas');
     const events = templateEvents();
     expect(events).toHaveLength(2);
     for (const e of events) {
