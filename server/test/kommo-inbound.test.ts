@@ -31,7 +31,7 @@ const post = (path: string, payload: string, contentType = 'application/x-www-fo
 const inbox = (id = accountId) =>
   rowsOf<{ id: string; source: string; body: Record<string, unknown>; failed_at: string | null }>(env.t.ctx.db, sql`select id, source, body, failed_at from kommo_inbox where account_id = ${id} order by id`);
 
-async function until<T>(what: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await what();

@@ -51,9 +51,12 @@ export default async function kommoHookRoutes(fastify: FastifyInstance) {
   // The address is checked before a byte of the body is read: a wrong one costs nothing.
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const secret = (request.params as { secret?: string } | undefined)?.secret ?? '';
-    if (misses.isLimited(request.ip)) throw new AppError(429, 'Demasiadas peticiones. Intenta de nuevo en unos minutos.');
     const account = HOOK_SECRET_PATTERN.test(secret) ? await findHookAccount(ctx.db, secret) : null;
     if (!account) {
+      // Kommo posts every tenant's webhooks from a few addresses, and a removed account's
+      // subscription may still post here: misses never hold back a known address, they only
+      // ration guesses from one client.
+      if (misses.isLimited(request.ip)) throw new AppError(429, 'Demasiadas peticiones. Intenta de nuevo en unos minutos.');
       misses.hit(request.ip);
       throw notFound(NOT_FOUND);
     }
