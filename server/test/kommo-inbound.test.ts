@@ -244,7 +244,7 @@ describe('the catch-up', () => {
   let fakeUrl: string;
   const events: Array<Record<string, unknown>> = [];
   const contacts: Array<Record<string, unknown>> = [];
-  let hooksAnswer = 403;
+  const hooksAnswer: number = 403;
   let falso: { id: number; secret: string };
   const T = 1_770_000_000;
 
