@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { timeZoneSchema } from './sending-hours';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
 import { defaultCountrySchema } from './phone-countries';
+import { kommoFreshnessSchema } from './kommo-inbound';
 
 /** A subdomain goes into a URL only when it is a plain Kommo subdomain. */
 export const SUBDOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -132,6 +133,8 @@ export const kommoAccountSchema = z.object({
   sync_progress_contacts: z.number(),
   last_sync_at: z.string().nullable(),
   sync_error_message: z.string().nullable(),
+  /** «Mantener contactos al día»: on or off, and whether Kommo's webhooks or the minute's catch-up keep them. */
+  freshness: kommoFreshnessSchema.optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

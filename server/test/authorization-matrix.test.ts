@@ -47,6 +47,15 @@ describe('authorisation matrix', () => {
     for (const r of t.app.routePermissions) expect(r.permission, `${r.method} ${r.url}`).toBeTruthy();
   });
 
+  it("Kommo's webhook is public (its secret is the credential): never 401, and an unknown secret is a 404 to anyone", async () => {
+    expect(t.app.routePermissions.some((r) => r.url.startsWith('/api/kommo-hooks'))).toBe(false);
+    expect(t.app.routePermissions.some((r) => r.method === 'PATCH' && r.url === '/api/kommo/accounts/:id/keep-fresh' && r.permission === 'connections.manage')).toBe(true);
+    for (const headers of [undefined, ended.headers, members.owner.headers]) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/kommo-hooks/${'A'.repeat(43)}`, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'contacts[add][0][id]=1' });
+      expect(res.statusCode).toBe(404);
+    }
+  });
+
   it('anonymous and ended sessions get 401 on every private route (the public API takes keys only)', async () => {
     for (const route of t.app.routePermissions) {
       expect((await call(route)).statusCode, `${route.method} ${route.url}`).toBe(401);

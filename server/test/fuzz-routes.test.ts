@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../src/db/sql';
 import { createTestApp, type TestApp } from './helpers/app';
 
 /**
@@ -143,3 +145,46 @@ describe('fuzzing every route of the OpenAPI document', () => {
     expect(sent).toBeGreaterThan(200);
   }, 120_000);
 });
+
+describe('fuzzing Kommo\'s webhook (form bodies, public)', () => {
+  it('never answers 5xx, with a known secret or not', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/kommo/accounts', headers, payload: { subdomain: 'fuzzhooks', access_token: 'tok', phone_field_id: 1 } });
+    expect(created.statusCode).toBe(201);
+    const [{ hook_secret: secret }] = await rowsOf<{ hook_secret: string }>(t.ctx.db, sql`select hook_secret from kommo_accounts where id = ${created.json().id}`);
+    const FORMS = [
+      '',
+      '=',
+      '&&&',
+      'a',
+      'leads[status][0][id]=1&leads[status][0][status_id]=2&leads[status][0][pipeline_id]=3',
+      'contacts[add][0][id]=99999999999999999999',
+      'contacts[add][0][id]=-1&contacts[update][0][id]=1.5&contacts[delete][0][id]=abc',
+      'contacts[add]=1',
+      'contacts[add][0]=1',
+      'leads=x&contacts=y&account=z',
+      '__proto__[polluted]=1',
+      'a[constructor][prototype][x]=1',
+      'a[][][]=1',
+      `a${'[0]'.repeat(20)}=1`,
+      Array.from({ length: 6000 }, (_, i) => `k${i}=1`).join('&'),
+      Array.from({ length: 600 }, (_, i) => `contacts[add][${i}][id]=${i + 1}`).join('&'),
+      'contacts[add][0][id]=%00',
+      'contacts[add][0][id]=%ED%A0%80',
+      'a%5B=1',
+      'a=%',
+      `x=${'y'.repeat(MIB)}`,
+      `account[subdomain]=${'s'.repeat(500)}&contacts[add][0][id]=1`,
+    ];
+    const failures: string[] = [];
+    for (const path of [secret, secret.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), '1', '%00', 'x'.repeat(300)]) {
+      for (const payload of FORMS) {
+        for (const type of ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8', 'application/json', 'multipart/form-data']) {
+          const res = await t.app.inject({ method: 'POST', url: `/api/kommo-hooks/${path}`, headers: { 'content-type': type }, payload });
+          if (res.statusCode >= 500) failures.push(`${res.statusCode} ${path.slice(0, 10)} ${type} ${payload.slice(0, 60)} → ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
+

@@ -23,6 +23,9 @@ export interface Signals {
   /** An outbound webhook delivery is due now (a test event, a resend): the delivery worker looks at once. */
   webhookDeliveryQueued(): void;
   onWebhookDeliveryQueued(listener: () => void): () => void;
+  /** A Kommo webhook or catch-up finding landed in `kommo_inbox` (its drain job is queued): the inbound worker looks now. */
+  kommoInboxStored(): void;
+  onKommoInboxStored(listener: () => void): () => void;
 }
 
 export function createSignals(): Signals {
@@ -46,5 +49,7 @@ export function createSignals(): Signals {
     onSyncCancelled: on<[number]>('sync-cancel'),
     webhookDeliveryQueued: () => void emitter.emit('webhook-out'),
     onWebhookDeliveryQueued: on<[]>('webhook-out'),
+    kommoInboxStored: () => void emitter.emit('kommo-inbox'),
+    onKommoInboxStored: on<[]>('kommo-inbox'),
   };
 }

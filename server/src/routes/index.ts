@@ -10,6 +10,7 @@ import dashboardRoutes from './dashboard/index';
 import healthRoutes from './health/index';
 import invitationRoutes from './invitations/index';
 import kommoAccountRoutes from './kommo-accounts/index';
+import kommoHookRoutes from './kommo-hooks/index';
 import kommoWritebackRoutes from './kommo-writeback/index';
 import organizationRoutes from './organizations/index';
 import pricingRoutes from './pricing/index';
@@ -25,6 +26,8 @@ export async function registerRoutes(app: FastifyInstance) {
   await app.register(healthRoutes, { prefix: '/api/health' });
   await app.register(authRoutes, { prefix: '/api/auth' });
   await app.register(kommoAccountRoutes, { prefix: '/api/kommo' });
+  // Kommo's webhooks: public, the secret in the address is the credential.
+  await app.register(kommoHookRoutes, { prefix: '/api/kommo-hooks' });
   await app.register(contactRoutes, { prefix: '/api/contacts' });
   await app.register(blacklistRoutes, { prefix: '/api/blacklist' });
   await app.register(whatsappAccountRoutes, { prefix: '/api/whatsapp-accounts' });

@@ -39,6 +39,32 @@ export const kommoAccounts = pgTable('kommo_accounts', {
   phoneRecheck: jsonb('phone_recheck'),
   /** 0038: the member who created it (null: before members, or made by the system). */
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  /** 0042: the credential in the webhook's URL (never returned by the API); see services/kommo-inbound. */
+  hookSecret: text('hook_secret'),
+  /** 0042: «Mantener contactos al día» between syncs (webhooks, else the catch-up). */
+  keepFresh: boolean('keep_fresh').notNull().default(true),
+  hookStatus: text('hook_status').$type<'subscribed' | 'unavailable' | 'off'>(),
+  hookError: text('hook_error'),
+  hookCheckedAt: timestamp('hook_checked_at', { withTimezone: true }),
+  hookLastReceivedAt: timestamp('hook_last_received_at', { withTimezone: true }),
+  /** 0042: the catch-up's cursors (engine/kommo-inbound/catch-up.ts): unix second and the ids taken in at it. */
+  catchupEventsFrom: bigint('catchup_events_from', { mode: 'number' }),
+  catchupEventsSeen: jsonb('catchup_events_seen').$type<string[]>(),
+  catchupContactsFrom: bigint('catchup_contacts_from', { mode: 'number' }),
+  catchupContactsSeen: jsonb('catchup_contacts_seen').$type<number[]>(),
+  catchupLastAt: timestamp('catchup_last_at', { withTimezone: true }),
+  catchupError: text('catchup_error'),
+});
+
+/** 0042: webhook bodies and catch-up findings waiting for the inbound worker (engine/kommo-inbound). */
+export const kommoInbox = pgTable('kommo_inbox', {
+  id: bigint('id', { mode: 'number' }).primaryKey(),
+  accountId: integer('account_id').notNull().references(() => kommoAccounts.id, { onDelete: 'cascade' }),
+  source: text('source').$type<'webhook' | 'catchup'>().notNull(),
+  body: jsonb('body').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  failedAt: timestamp('failed_at', { withTimezone: true }),
+  error: text('error'),
 });
 
 export const kommoCustomFields = pgTable(

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { SUBDOMAIN_PATTERN } from '@masivo/contract/kommo-accounts';
 import { KommoError, messageForStatus } from './errors';
-import { limiterFor, sleep, type LimiterPool } from './rate-limiter';
+import { limiterFor, sleep, type LimiterPool, type RatePriority } from './rate-limiter';
 import type { KommoAccountInfo, KommoContact, KommoCredentials, KommoCustomField } from './types';
 
 /** Kommo caps list pages at 250 items. */
@@ -29,6 +29,8 @@ export interface KommoClientOptions {
   max429WaitMs?: number;
   /** Largest answer body read; Kommo pages are far below it, anything bigger is not Kommo. */
   maxBodyBytes?: number;
+  /** This client's turn on the account's limiter, unless a call says otherwise (`rate-limiter.ts`). */
+  priority?: RatePriority;
 }
 
 export interface ContactsPageQuery {
@@ -51,7 +53,7 @@ export interface KommoClient {
 
 /** How one request is sent: the method, an optional JSON body, and whether it may be repeated. */
 export interface KommoCallOptions {
-  method?: 'GET' | 'POST' | 'PATCH';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   query?: URLSearchParams;
   body?: unknown;
   signal?: AbortSignal;
@@ -62,6 +64,8 @@ export interface KommoCallOptions {
    * may mean Kommo did the work, so it is not repeated; it fails with `unsure` set instead.
    */
   repeatable?: boolean;
+  /** 'high' goes before waiting 'normal' calls of this process on the account's limiter. */
+  priority?: RatePriority;
 }
 
 /** The raw request behind every call, with the account's rate limiter and retries (write-back uses it). */
@@ -116,7 +120,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient & Kommo
     let limited = 0;
     let limitedWaitMs = 0;
     for (;;) {
-      const answered = await limiter.acquire(signal);
+      const answered = await limiter.acquire(signal, { priority: callOpts.priority ?? opts.priority ?? 'normal' });
       counters.requests++;
       let status: number;
       let text: string | null;

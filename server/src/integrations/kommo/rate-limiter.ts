@@ -11,12 +11,86 @@ import { rowsOf, type Queryable } from '../../db/sql';
  */
 export interface RateLimiter {
   /** Resolves when a request may start; call the returned function once its answer (or failure) is in. */
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  acquire(signal?: AbortSignal, opts?: { priority?: RatePriority }): Promise<() => void>;
   /** After a 429: nobody starts before `ms` from now. */
   pause(ms: number): void;
 }
 
 const MARGIN_MS = 5;
+
+/**
+ * Whose turn comes first when several calls of this process wait on one account: the
+ * automation's due look-ups ('high') go before the sync, the write-back and the catch-up
+ * ('normal'). Order within one priority is arrival order.
+ */
+export type RatePriority = 'high' | 'normal';
+
+interface Waiter {
+  high: boolean;
+  signal?: AbortSignal;
+  resolve(done: () => void): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Puts a priority in front of a limiter: this process hands the limiter one waiter at a time,
+ * the first 'high' one if any, else the oldest. The limiter below stays the judge of when a
+ * request may start (and, on PostgreSQL, of the order between processes: the database serves
+ * reservations in the order they reach it, whatever their priority). So priority holds within a
+ * process; across processes each waits its turn as before. A 'high' call that arrives while a
+ * 'normal' one is already waiting inside the limiter for its slot comes right after that one.
+ */
+export function prioritised(inner: RateLimiter): RateLimiter {
+  const waiting: Waiter[] = [];
+  let busy = false;
+  const next = () => {
+    if (busy || waiting.length === 0) return;
+    const i = waiting.findIndex((w) => w.high);
+    const [w] = waiting.splice(i === -1 ? 0 : i, 1);
+    busy = true;
+    inner.acquire(w.signal).then(
+      (done) => {
+        busy = false;
+        w.resolve(done);
+        next();
+      },
+      (err: unknown) => {
+        busy = false;
+        w.reject(err);
+        next();
+      },
+    );
+  };
+  return {
+    acquire(signal, opts) {
+      return new Promise<() => void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const onAbort = () => {
+          const i = waiting.indexOf(w);
+          if (i === -1) return; // already inside the limiter, which sees the same signal
+          waiting.splice(i, 1);
+          reject(signal?.reason);
+        };
+        const w: Waiter = {
+          high: opts?.priority === 'high',
+          signal,
+          resolve: (done) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(done);
+          },
+          reject: (err) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(err);
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        waiting.push(w);
+        next();
+      });
+    },
+    pause: (ms) => inner.pause(ms),
+  };
+}
 
 /** Monotonic: a wall-clock step must neither stall the limiter nor let it burst. */
 const now = () => performance.now();
@@ -28,6 +102,10 @@ interface Slot {
 }
 
 export function createRateLimiter(perSecond: number, marginMs = MARGIN_MS): RateLimiter {
+  return prioritised(createFifoLimiter(perSecond, marginMs));
+}
+
+function createFifoLimiter(perSecond: number, marginMs: number): RateLimiter {
   // A fractional rate (e.g. 0.5) becomes one request per longer window.
   const slots = Math.max(1, Math.floor(perSecond));
   const windowMs = (1000 * slots) / perSecond + marginMs;
@@ -184,6 +262,10 @@ export function createDbClock(): DbClock {
  * database hands out slots in the order the reserve calls reach it, whichever process makes them.
  */
 export function createSharedRateLimiter(db: Queryable, key: string, perSecond: number, opts: SharedLimiterOptions = {}): RateLimiter {
+  return prioritised(createSharedFifoLimiter(db, key, perSecond, opts));
+}
+
+function createSharedFifoLimiter(db: Queryable, key: string, perSecond: number, opts: SharedLimiterOptions): RateLimiter {
   const slots = Math.max(1, Math.floor(perSecond));
   const windowMs = (1000 * slots) / perSecond + (opts.marginMs ?? MARGIN_MS);
   const holdMs = opts.holdMs ?? 60_000;

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { createKommoClient, type KommoClient } from './client';
+import { createKommoClient, type KommoClient, type KommoTransport } from './client';
+import { createKommoHookApi, type KommoHookApi } from './hook-api';
 import { createSharedLimiterPool, limiterFor } from './rate-limiter';
 import { createKommoWriteApi, type KommoWriteApi } from './write-api';
 
@@ -13,6 +14,10 @@ export interface KommoClients {
   writeback: KommoWriteApi;
   /** Forms that read pipelines: quick like `interactive`. */
   interactiveWrite: KommoWriteApi;
+  /** Webhook subscriptions, the events log and changed contacts (the catch-up): patient, 'normal' turn. */
+  hooks: KommoHookApi;
+  /** The automation's due look-ups: patient, and first in line on the account's limiter in this process. */
+  lookups: KommoClient & KommoTransport;
 }
 
 /**
@@ -29,5 +34,7 @@ export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMM
     interactive,
     writeback: createKommoWriteApi(createKommoClient(base)),
     interactiveWrite: createKommoWriteApi(interactive),
+    hooks: createKommoHookApi(createKommoClient(base)),
+    lookups: createKommoClient({ ...base, priority: 'high' }),
   };
 }

@@ -16,6 +16,9 @@ import {
 import { changesOf } from '../../services/activity/activity-log';
 import { logActivity } from '../request-actor';
 import { createKommoAccountsService } from '../../services/kommo-accounts/kommo-accounts-service';
+import { kommoKeepFreshSchema } from '@masivo/contract/kommo-inbound';
+import { setKeepFresh } from '../../services/kommo-inbound/keep-fresh';
+import { refreshInBackground } from '../../services/kommo-inbound/subscription';
 
 /** Spec §7 "CRM accounts", under /api/kommo. */
 export default async function kommoAccountRoutes(fastify: FastifyInstance) {
@@ -24,8 +27,9 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
   const tags = ['kommo'];
   /** What the log keeps of an account: its settings, never its token, nor its sync progress. */
   const settingsOf = (a: Record<string, unknown>) => {
-    const { sync_status: _s, sync_total_contacts: _t, sync_progress_contacts: _p, last_sync_at: _l, ...rest } = a;
-    return rest;
+    const { sync_status: _s, sync_total_contacts: _t, sync_progress_contacts: _p, last_sync_at: _l, freshness, ...rest } = a;
+    // Of the freshness, only the operator's switch is a setting; the rest is Kommo's state.
+    return freshness ? { ...rest, keep_fresh: (freshness as { keep_fresh: boolean }).keep_fresh } : rest;
   };
   const target = (a: { id: number; subdomain: string }) => ({ type: 'kommo_account', id: a.id, name: a.subdomain });
 
@@ -43,6 +47,8 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
     async (req, reply) => {
       const created = await accounts.create(req.orgId, req.body, req.userId);
       await logActivity(req, { action: 'kommo_account.create', target: target(created), changes: changesOf(null, settingsOf(created)) });
+      // Kommo's webhooks for the new account, in the background; the catch-up covers it until then.
+      refreshInBackground(app.ctx, req.orgId, created.id);
       return reply.code(201).send(created);
     },
   );
@@ -64,6 +70,18 @@ export default async function kommoAccountRoutes(fastify: FastifyInstance) {
     await logActivity(req, { action: 'kommo_account.delete', target: target(before), changes: changesOf(settingsOf(before), null) });
     return { success: true as const, message: 'Cuenta eliminada exitosamente' };
   });
+
+  app.patch(
+    '/accounts/:id/keep-fresh',
+    { config: { permission: 'connections.manage' }, schema: { tags, params: idParamsSchema, body: kommoKeepFreshSchema, response: { 200: kommoAccountSchema } } },
+    async (req) => {
+      const before = await accounts.get(req.orgId, req.params.id);
+      await setKeepFresh(app.ctx, req.orgId, req.params.id, req.body.keep_fresh);
+      const after = await accounts.get(req.orgId, req.params.id);
+      await logActivity(req, { action: 'kommo_account.update', target: target(after), changes: changesOf(settingsOf(before), settingsOf(after)) });
+      return after;
+    },
+  );
 
   app.post(
     '/custom-fields',

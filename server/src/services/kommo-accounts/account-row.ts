@@ -1,6 +1,7 @@
 import type { KommoAccount, PhoneRecheck, SyncStatusInfo } from '@masivo/contract/kommo-accounts';
 import type { kommoAccounts } from '../../db/schema/kommo';
 import { parseRecheck } from './phone-recheck-state';
+import { toFreshness } from '../kommo-inbound/freshness';
 
 type Row = typeof kommoAccounts.$inferSelect;
 
@@ -34,6 +35,7 @@ export function toKommoAccount(r: Row): KommoAccount {
     sync_progress_contacts: r.syncProgressContacts,
     last_sync_at: iso(r.lastSyncAt),
     sync_error_message: r.syncErrorMessage,
+    freshness: toFreshness(r),
     created_at: iso(r.createdAt)!,
     updated_at: iso(r.updatedAt)!,
   };

@@ -17,6 +17,8 @@ import { toKommoAccount, toPhoneRecheck, toSyncStatus } from './account-row';
 import { queueRecheckSet } from './phone-recheck-state';
 import { accountCountry } from '../../lib/phone';
 import { rowsOf } from '../../db/sql';
+import { newHookSecret } from '../kommo-inbound/hook-secret';
+import { dropHookSubscription } from '../kommo-inbound/subscription';
 
 export const ACCOUNT_NOT_FOUND = 'Cuenta Kommo no encontrada';
 export const EDIT_WHILE_SYNCING =
@@ -78,6 +80,7 @@ export function createKommoAccountsService(ctx: AppContext) {
             subdomain: input.subdomain,
             accessTokenEnc: ctx.secrets.seal(input.access_token),
             phoneFieldId: input.phone_field_id,
+            hookSecret: newHookSecret(),
             createdBy,
           })
           .returning();
@@ -108,6 +111,10 @@ export function createKommoAccountsService(ctx: AppContext) {
         patch.syncWatermark = null;
         patch.syncFullAt = null;
       }
+      // Another Kommo account: its subscription and the catch-up's cursors start again.
+      if (input.subdomain !== undefined && input.subdomain !== current.subdomain) {
+        Object.assign(patch, { hookStatus: null, hookCheckedAt: null, catchupEventsFrom: null, catchupEventsSeen: null, catchupContactsFrom: null, catchupContactsSeen: null });
+      }
       // A running sync holds the old credentials and phone field and would write its results
       // over the edit: such an edit waits until the sync ends or is cancelled. The condition is
       // in the update itself, so a sync started meanwhile cannot slip between check and write.
@@ -127,13 +134,16 @@ export function createKommoAccountsService(ctx: AppContext) {
     },
 
     async remove(userId: number, id: number): Promise<void> {
-      await db.transaction(async (tx) => {
+      const removed = await db.transaction(async (tx) => {
         const locked = await rowsOf(tx, sql`select id from kommo_accounts where id = ${id} and user_id = ${userId} for update`);
         if (!locked.length) throw notFound(ACCOUNT_NOT_FOUND);
         // Its blacklist goes with it, so a campaign still checking that blacklist must not be left.
         await assertNoUnfinishedCampaigns(tx, userId, { kommoAccountId: id });
-        await tx.delete(kommoAccounts).where(owned(userId, id));
+        const [row] = await tx.delete(kommoAccounts).where(owned(userId, id)).returning();
+        return row;
       });
+      // Kommo's subscription goes too, in the background: the removal never waits on Kommo.
+      if (removed) void dropHookSubscription(ctx, removed);
     },
 
     /** For the phone-field picker of the "Nueva Cuenta" form: asks Kommo with the typed credentials. */

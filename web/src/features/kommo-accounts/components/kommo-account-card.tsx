@@ -16,6 +16,7 @@ import { KommoCountrySettings } from './kommo-country-settings';
 import { Badge } from '@/components/ui/badge';
 import { KommoTimeZoneSettings } from './kommo-time-zone-settings';
 import { KommoWritebackSettings } from './kommo-writeback-settings';
+import { KommoFreshness } from './kommo-freshness';
 import { kommoAccountsKeys } from '@/api/kommo-accounts';
 import { Can } from '@/lib/use-member';
 
@@ -117,6 +118,7 @@ export function KommoAccountCard({ account }: { account: KommoAccount }) {
         </dl>
       </div>
 
+      <KommoFreshness account={account} />
       <KommoCountrySettings account={account} recheck={s.phone_recheck} busy={syncing} />
       <KommoTimeZoneSettings account={account} />
       <KommoWritebackSettings account={account} />
