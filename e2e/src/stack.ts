@@ -20,7 +20,13 @@ export interface Stack {
  * wired to both simulators, all on free 127.0.0.1 ports.
  */
 export async function startStack(
-  opts: { kommo?: Parameters<typeof startKommoSim>[0]; whatsapp?: Parameters<typeof startWhatsAppSim>[0]; env?: Record<string, string> } = {},
+  opts: {
+    kommo?: Parameters<typeof startKommoSim>[0];
+    whatsapp?: Parameters<typeof startWhatsAppSim>[0];
+    env?: Record<string, string>;
+    /** PUBLIC_URL is the server's own address, so the Kommo simulator's webhooks reach it. */
+    publicUrlIsServer?: boolean;
+  } = {},
 ): Promise<Stack> {
   const kommo = await startKommoSim(opts.kommo ?? {});
   const whatsapp = await startWhatsAppSim({ appSecret: WHATSAPP_APP_SECRET, webhookUrl: null, ...opts.whatsapp });
@@ -41,6 +47,9 @@ export async function startStack(
   );
   const baseUrl = server.url!;
   whatsapp.configure({ webhookUrl: `${baseUrl}/api/webhooks/whatsapp` });
+  // Kommo's webhooks are subscribed to PUBLIC_URL: point it at this server (as `npm run demo` does),
+  // unless a test names its own (what the screens show of it).
+  if (opts.env?.PUBLIC_URL === undefined && opts.publicUrlIsServer) server.ctx.config.PUBLIC_URL = baseUrl;
   return {
     baseUrl,
     kommo,

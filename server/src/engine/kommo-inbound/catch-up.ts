@@ -148,9 +148,12 @@ async function catchUpEvents(ctx: AppContext, api: KommoHookApi, creds: KommoCre
 async function catchUpContacts(ctx: AppContext, api: KommoHookApi, creds: KommoCredentials, account: AccountRow, w: Window, signal: AbortSignal) {
   let from = account.catchupContactsFrom;
   if (from === null) {
-    // From where the last sync stopped; an account never synced starts now (its first sync reads everything).
-    await moveCursor(ctx.db, account.id, { contactsFrom: [null, account.syncWatermark ?? w.horizon, []] }, null);
-    return;
+    // From where the last sync stopped, read in this same run (so a contact changed after the
+    // first sync shows within a minute); an account never synced starts now (its first sync reads everything).
+    const start = account.syncWatermark ?? w.horizon;
+    await moveCursor(ctx.db, account.id, { contactsFrom: [null, start, []] }, null);
+    if (account.syncWatermark === null) return;
+    from = start;
   }
   let seen = new Set(account.catchupContactsSeen ?? []);
   let page = 1;

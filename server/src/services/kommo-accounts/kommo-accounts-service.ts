@@ -81,6 +81,10 @@ export function createKommoAccountsService(ctx: AppContext) {
             accessTokenEnc: ctx.secrets.seal(input.access_token),
             phoneFieldId: input.phone_field_id,
             hookSecret: newHookSecret(),
+            // Kommo's events log is read from the moment the account is connected (deletions and
+            // stage moves after it are ours to see); its contacts from where its first sync ends.
+            catchupEventsFrom: Math.floor(Date.now() / 1000),
+            catchupEventsSeen: [],
             createdBy,
           })
           .returning();
