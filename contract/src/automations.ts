@@ -17,3 +17,12 @@ export const createAutomaticCampaignSchema = createCampaignSchema
   });
 export type CreateAutomaticCampaignInput = z.input<typeof createAutomaticCampaignSchema>;
 
+
+/**
+ * The body of `POST /api/campaigns`: an ordinary campaign (no `kind`, or `kind: "campaign"`) or an
+ * automatic one (`kind: "automatic"`). Ordinary payloads are exactly what they were.
+ */
+export const createAnyCampaignSchema = z.discriminatedUnion('kind', [createCampaignSchema, createAutomaticCampaignSchema], {
+  error: 'Tipo de campaña inválido: usa "automatic" para una campaña automática u omítelo',
+});
+export type CreateAnyCampaignInput = z.input<typeof createAnyCampaignSchema>;

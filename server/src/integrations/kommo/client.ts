@@ -62,6 +62,8 @@ export interface KommoCallOptions {
    * may mean Kommo did the work, so it is not repeated; it fails with `unsure` set instead.
    */
   repeatable?: boolean;
+  /** 'high': a request someone waits on (an automatic campaign's lead look-up), served first by a limiter that can. */
+  priority?: 'high';
 }
 
 /** The raw request behind every call, with the account's rate limiter and retries (write-back uses it). */
@@ -116,7 +118,7 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient & Kommo
     let limited = 0;
     let limitedWaitMs = 0;
     for (;;) {
-      const answered = await limiter.acquire(signal);
+      const answered = await limiter.acquire(signal, callOpts.priority ? { priority: callOpts.priority } : undefined);
       counters.requests++;
       let status: number;
       let text: string | null;

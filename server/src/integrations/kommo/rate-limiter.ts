@@ -11,7 +11,7 @@ import { rowsOf, type Queryable } from '../../db/sql';
  */
 export interface RateLimiter {
   /** Resolves when a request may start; call the returned function once its answer (or failure) is in. */
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  acquire(signal?: AbortSignal, opts?: { priority?: 'high' }): Promise<() => void>;
   /** After a 429: nobody starts before `ms` from now. */
   pause(ms: number): void;
 }

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client';
 import { createKommoClient, type KommoClient } from './client';
 import { createSharedLimiterPool, limiterFor } from './rate-limiter';
 import { createKommoWriteApi, type KommoWriteApi } from './write-api';
+import { createKommoLeadLookup, type KommoLeadLookup } from './lead-lookup';
 
 export interface KommoClients {
   /** The sync runner's: retries patiently. */
@@ -13,6 +14,8 @@ export interface KommoClients {
   writeback: KommoWriteApi;
   /** Forms that read pipelines: quick like `interactive`. */
   interactiveWrite: KommoWriteApi;
+  /** Automatic campaigns' lead look-ups at the due time: patient, at high priority in the account's limiter. */
+  leads: KommoLeadLookup;
 }
 
 /**
@@ -29,5 +32,10 @@ export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMM
     interactive,
     writeback: createKommoWriteApi(createKommoClient(base)),
     interactiveWrite: createKommoWriteApi(interactive),
+    leads: leadLookup(createKommoClient(base)),
   };
+}
+
+function leadLookup(client: ReturnType<typeof createKommoClient>): KommoLeadLookup {
+  return createKommoLeadLookup(client, (creds, ids, signal) => client.contactsByIds(creds, ids, signal));
 }
