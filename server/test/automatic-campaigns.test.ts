@@ -75,7 +75,7 @@ async function automatic(name: string, trigger: Partial<CreateAutomaticCampaignI
 const recipients = (campaignId: number) =>
   rowsOf<{ lead_id: number; status: string; error_message: string | null; phone: string | null }>(
     bed.t.ctx.db,
-    sql`select lead_id, status, error_message, phone from campaign_recipients where campaign_id = ${campaignId} order by id`,
+    sql`select lead_id::float8 as lead_id, status, error_message, phone from campaign_recipients where campaign_id = ${campaignId} order by id`,
   );
 const sentTo = (n: number) => bed.sim.messages().filter((m) => m.to === digitsOf(n)).length;
 const settled = (rows: Array<{ status: string }>) => rows.length > 0 && rows.every((r) => !['waiting', 'pending', 'sending'].includes(r.status));
