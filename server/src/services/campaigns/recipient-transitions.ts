@@ -430,13 +430,15 @@ export async function resolveWaiting(db: Db, outcomes: WaitingOutcome[]): Promis
       resolved as (
         update automation_events set resolved_at = now() where id in (select event_id from o) and resolved_at is null
       ),
+      deltas as (
+        select campaign_id, (count(*) filter (where status in ('pending')))::int as p, (count(*) filter (where status in ('skipped')))::int as s
+        from changed group by campaign_id
+      ),
       bumped as (
         update campaigns c set pending_count = c.pending_count + d.p, skipped_count = c.skipped_count + d.s, updated_at = now()
-        from (select campaign_id, (count(*) filter (where status = 'pending'))::int as p, (count(*) filter (where status = 'skipped'))::int as s
-              from changed group by campaign_id) d
-        where c.id = d.campaign_id
+        from deltas d where c.id = d.campaign_id
       )
-      select distinct campaign_id from changed where status = 'pending'`,
+      select campaign_id from deltas where p > 0`,
   );
   return changed.map((r) => Number(r.campaign_id));
 }
