@@ -3,6 +3,7 @@ import { csvFormatSchema, isWellFormedText } from './common';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
+import { automationViewSchema } from './automation-trigger';
 
 export { sendingHoursSchema };
 
@@ -38,8 +39,11 @@ export const CAN_EDIT: readonly CampaignStatus[] = ['draft', 'scheduled', 'pause
 /** Retrying failed or unknown recipients; a completed campaign sends again, a paused one waits. */
 export const CAN_RETRY: readonly CampaignStatus[] = ['sending', 'paused', 'completed'];
 
-/** Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request). */
-export const RECIPIENT_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown', 'deferred'] as const;
+/**
+ * Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request).
+ * `waiting` = an automatic campaign's recipient before its due time (its lead not looked up yet).
+ */
+export const RECIPIENT_STATUSES = ['waiting', 'pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown', 'deferred'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const DEFERRED_LABEL = 'Diferido: límite de marketing de Meta';
 export const LIMIT_WAIT_LABEL = 'En espera del límite diario de Meta';
@@ -66,6 +70,8 @@ const deferredWindowHoursSchema = z.coerce
 
 /** Spec §3 creation payload. scheduled_at omitted (or null/empty) = draft. */
 export const createCampaignSchema = z.strictObject({
+  /** 'campaign' (default): an ordinary campaign; automatic ones have their own schema (automations.ts). */
+  kind: z.literal('campaign').optional(),
   name: text(200).min(1, 'El nombre es requerido'),
   description: text(2000).optional().default(''),
   kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida').max(MAX_ID, 'La cuenta Kommo es requerida'),
@@ -267,7 +273,9 @@ export const campaignSchema = z.object({
    * The audience: 'filter' (the Kommo filter), a follow-up's frozen 'contact_list', or
    * 'explicit' (phones or BSUIDs given with their own parameters; no Kommo account).
    */
-  audience_kind: z.enum(['filter', 'contact_list', 'explicit']).optional(),
+  audience_kind: z.enum(['filter', 'contact_list', 'explicit', 'automatic']).optional(),
+  /** An automatic campaign's trigger and figures (detail view only; absent for every other campaign). */
+  automation: automationViewSchema.nullable().optional(),
   /** A follow-up ("Nueva campaña para…"): the campaign and group its frozen contact list came from. */
   follow_up_of: z
     .object({
@@ -345,6 +353,9 @@ export const campaignMessageSchema = z.object({
   reply_count: z.number().optional(),
   last_reply: z.string().nullable().optional(),
   button_tapped: z.string().nullable().optional(),
+  /** An automatic campaign's recipient: its Kommo lead, and while waiting, when it is due (ISO). */
+  lead_id: z.number().nullable().optional(),
+  due_at: z.string().nullable().optional(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 
@@ -378,6 +389,7 @@ export type RetryUnknownInput = z.infer<typeof retryUnknownSchema>;
 
 /** Spanish names of a recipient's delivery states (recipients table, results export). */
 export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
+  waiting: 'Programado',
   pending: 'Pendiente',
   sending: 'Enviando',
   sent: 'Enviado',

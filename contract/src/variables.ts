@@ -208,7 +208,7 @@ export const customFieldKey = (name: string) => `${CUSTOM_FIELD_PREFIX}${name}`;
 export const availableVariableSchema = z.object({
   key: z.string(),
   displayName: z.string(),
-  category: z.enum(['contact', 'custom']),
+  category: z.enum(['contact', 'custom', 'lead']),
   description: z.string(),
 });
 export type AvailableVariable = z.infer<typeof availableVariableSchema>;
@@ -220,6 +220,15 @@ export const BUILT_IN_VARIABLES: AvailableVariable[] = [
   { key: 'last_name', displayName: 'Apellido', category: 'contact', description: 'Apellido del contacto' },
   { key: 'phone', displayName: 'Teléfono', category: 'contact', description: 'Teléfono del contacto' },
   { key: 'email', displayName: 'Email', category: 'contact', description: 'Email del contacto' },
+];
+
+/**
+ * An automatic campaign's lead (read from Kommo at the event's due time); custom fields of the
+ * lead as `lead.custom_fields.{nombre}`. In any other campaign they are empty and the default applies.
+ */
+export const LEAD_VARIABLES: AvailableVariable[] = [
+  { key: 'lead.name', displayName: 'Nombre del lead', category: 'lead', description: 'Nombre del lead de Kommo (campañas automáticas)' },
+  { key: 'lead.price', displayName: 'Presupuesto del lead', category: 'lead', description: 'Presupuesto (precio) del lead de Kommo (campañas automáticas)' },
 ];
 
 export const variableMappingSchema = z.object({

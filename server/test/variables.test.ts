@@ -67,7 +67,7 @@ const MAPPINGS = [
 ];
 
 describe('available variables', () => {
-  it('lists built-ins and the Kommo account’s custom fields (phone and email are built-ins)', async () => {
+  it('lists built-ins, the Kommo account’s custom fields (phone and email are built-ins) and, last, the lead’s fields', async () => {
     const res = await call('GET', `/${kommoId}/available`, owner.headers);
     expect(res.statusCode).toBe(200);
     expect(res.json().map((v: { key: string }) => v.key)).toEqual([
@@ -78,6 +78,8 @@ describe('available variables', () => {
       'email',
       'custom_fields.Ciudad',
       'custom_fields.Plan',
+      'lead.name',
+      'lead.price',
     ]);
     expect(res.json()[5]).toEqual({ key: 'custom_fields.Ciudad', displayName: 'Ciudad', category: 'custom', description: 'Campo personalizado de Kommo: Ciudad' });
   });

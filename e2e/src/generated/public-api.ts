@@ -865,7 +865,7 @@ export interface operations {
     listRecipients: {
         parameters: {
             query?: {
-                status?: "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
+                status?: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
                 cursor?: string;
                 limit?: number;
             };
@@ -898,7 +898,7 @@ export interface operations {
                             phone: string | null;
                             bsuid: string | null;
                             /** @enum {string} */
-                            status: "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
+                            status: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
                             error_code: number | null;
                             error_message: string | null;
                             wamid: string | null;

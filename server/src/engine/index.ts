@@ -6,6 +6,7 @@ import { pruneRateWindows } from '../services/api-keys/request-windows';
 import { startCampaignEngine } from './campaigns/index';
 import type { BackgroundWork } from './background-work';
 import { registerKommoInbound } from './kommo-inbound/index';
+import { recordLeadEvents } from '../services/automations/lead-events';
 import { kommoSyncQueue } from './kommo-sync/sync-runner';
 import { registerKommoWriteback } from './kommo-writeback/writeback-runner';
 import { startWebhookDeliveries } from './webhook-deliveries/index';
@@ -24,8 +25,8 @@ const STARTERS: Starter[] = [
     const runner = new JobRunner({ db: ctx.db, log: ctx.log, owner: ctx.instanceId, stopTimeoutMs: 3_000 });
     runner.queue(kommoSyncQueue(ctx));
     registerKommoWriteback(runner, ctx);
-    // Webhooks and the catch-up between syncs; the automation's lead-events handler is passed here (worker.onLeadEvents).
-    registerKommoInbound(runner, ctx);
+    // Webhooks and the catch-up between syncs; lead moves go to the automatic campaigns.
+    registerKommoInbound(runner, ctx, { worker: { onLeadEvents: recordLeadEvents } });
     runner.periodic(activityRetention(ctx));
     runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
     // The public API's kept answers (24 h) and finished rate windows.

@@ -1,5 +1,6 @@
 import { bigint, date, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
+import type { AutomationTrigger, LeadFields } from '@masivo/contract/automations';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 import { kommoAccounts } from './kommo';
@@ -51,9 +52,12 @@ export const campaigns = pgTable('campaigns', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /**
    * 0024: 'filter' (the Kommo filter) or 'contact_list' (a follow-up's frozen list, campaign_audience_contacts);
-   * 0039: 'explicit' (phones or BSUIDs given by the caller, campaign_explicit_recipients; no Kommo account).
+   * 0039: 'explicit' (phones or BSUIDs given by the caller, campaign_explicit_recipients; no Kommo account);
+   * 0043: 'automatic' (one recipient per Kommo trigger event, automation_events; stays switched on).
    */
-  audienceKind: text('audience_kind').$type<'filter' | 'contact_list' | 'explicit'>().notNull().default('filter'),
+  audienceKind: text('audience_kind').$type<'filter' | 'contact_list' | 'explicit' | 'automatic'>().notNull().default('filter'),
+  /** 0043: an automatic campaign's trigger (null for every other campaign). */
+  automationTrigger: jsonb('automation_trigger').$type<AutomationTrigger>(),
   /** 0024: a follow-up's source campaign (its name kept for when it is deleted) and group. */
   sourceCampaignId: integer('source_campaign_id'),
   sourceCampaignName: text('source_campaign_name'),
@@ -104,6 +108,9 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   buttonTapped: text('button_tapped'),
   /** 0039: an explicit recipient's own template parameters (mapping keys → values); null otherwise. */
   params: jsonb('params').$type<Record<string, string>>(),
+  /** 0043: an automatic campaign's lead, and its fields read at the due time (the `lead.*` variables). */
+  leadId: bigint('lead_id', { mode: 'number' }),
+  lead: jsonb('lead').$type<LeadFields>(),
 });
 
 /** 0021: inbound messages, kept once per number and wamid, attributed to a campaign recipient when they answer one. */

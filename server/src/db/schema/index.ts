@@ -10,3 +10,4 @@ export * from './follow-ups';
 export * from './organizations';
 export * from './approvals';
 export * from './invitations';
+export * from './automations';

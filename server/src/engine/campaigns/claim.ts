@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows, rowsOf } from '../../db/sql';
+import type { LeadFields } from '@masivo/contract/automation-trigger';
 import type { ContactLike } from '../../services/variables/render';
 import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
 import { withinSendingHours } from './sending-hours-claim';
@@ -28,6 +29,7 @@ interface RawClaim {
   email: string | null;
   custom_fields: Record<string, string> | string | null;
   params: Record<string, string> | string | null;
+  lead: LeadFields | string | null;
 }
 
 /**
@@ -55,14 +57,14 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
           set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
-          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params
+          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params, r.lead
         ),
         -- Something was due within its sending hours: the campaign waits for no window.
         hours_open as (
           update campaigns set hours_wait_until = null
           where id = ${campaignId} and hours_wait_until is not null and exists (select 1 from claimed)
         )${recordReach(reach)}
-        select cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        select cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from claimed cl left join contacts c on c.id = cl.contact_id
         order by cl.id`,
   );
@@ -79,6 +81,8 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
       phone: r.phone,
       email: r.email,
       custom_fields: typeof r.custom_fields === 'string' ? JSON.parse(r.custom_fields) : (r.custom_fields ?? {}),
+      // An automatic campaign's lead (0043), for the `lead.*` variables; null for every other recipient.
+      lead: typeof r.lead === 'string' ? JSON.parse(r.lead) : r.lead,
     },
     params: typeof r.params === 'string' ? JSON.parse(r.params) : r.params,
   }));

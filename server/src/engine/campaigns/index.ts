@@ -21,6 +21,7 @@ import { ResultWriter } from './result-writer';
 import { AccountSender, type SenderStore } from './sender';
 import { activeCampaignsOf } from './sender-campaigns';
 import { WebhookInbox } from './webhook-inbox';
+import { registerAutomationDue } from '../automations/automation-runner';
 import { Wakeable } from './wakeable';
 
 export interface CampaignEngine extends BackgroundWork {
@@ -78,6 +79,17 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     },
   });
   const schedulerWake = { wake: () => void scheduler?.runNow(CAMPAIGN_SCHEDULER) };
+  if (scheduler) {
+    registerAutomationDue(scheduler, ctx, {
+      everyMs: opts.automationPollMs,
+      lookup: opts.leadLookup,
+      log,
+      // The events' recipients are pending now: the senders of their numbers claim at once.
+      onSending: (ids) => {
+        for (const id of ids) ctx.signals.campaignChanged(id);
+      },
+    });
+  }
   const ownStarted = ownRunner?.start();
 
   let lastRenew = 0;

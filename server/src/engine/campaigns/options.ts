@@ -1,3 +1,4 @@
+import type { KommoLeadLookup } from '../../integrations/kommo/lead-lookup';
 import { LEASE_WINDOW_MARGIN_MS } from './leases';
 
 /** Tunables of the campaign engine; production uses the defaults, tests and benches shorten them. */
@@ -38,6 +39,10 @@ export interface CampaignEngineOptions {
   runSenders: boolean;
   runInbox: boolean;
   graphUrl?: string;
+  /** How often automatic campaigns' due events are looked up in Kommo. */
+  automationPollMs: number;
+  /** The Kommo lead look-up of automatic campaigns (tests pass one on the simulator); the process's by default. */
+  leadLookup?: KommoLeadLookup;
 }
 
 export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
@@ -58,6 +63,7 @@ export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
   runScheduler: true,
   runSenders: true,
   runInbox: true,
+  automationPollMs: 1_000,
 };
 
 export function resolveEngineOptions(partial: Partial<CampaignEngineOptions> = {}): CampaignEngineOptions {

@@ -1,9 +1,10 @@
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { createKommoClient, type KommoClient, type KommoTransport } from './client';
+import { createKommoClient, type KommoClient } from './client';
 import { createKommoHookApi, type KommoHookApi } from './hook-api';
 import { createSharedLimiterPool, limiterFor } from './rate-limiter';
 import { createKommoWriteApi, type KommoWriteApi } from './write-api';
+import { createKommoLeadLookup, type KommoLeadLookup } from './lead-lookup';
 
 export interface KommoClients {
   /** The sync runner's: retries patiently. */
@@ -16,8 +17,8 @@ export interface KommoClients {
   interactiveWrite: KommoWriteApi;
   /** Webhook subscriptions, the events log and changed contacts (the catch-up): patient, 'normal' turn. */
   hooks: KommoHookApi;
-  /** The automation's due look-ups: patient, and first in line on the account's limiter in this process. */
-  lookups: KommoClient & KommoTransport;
+  /** Automatic campaigns' lead look-ups at the due time: patient, and first in line on the account's limiter in this process. */
+  leads: KommoLeadLookup;
 }
 
 /**
@@ -35,6 +36,10 @@ export function createKommoClients(config: Pick<Config, 'KOMMO_BASE_URL' | 'KOMM
     writeback: createKommoWriteApi(createKommoClient(base)),
     interactiveWrite: createKommoWriteApi(interactive),
     hooks: createKommoHookApi(createKommoClient(base)),
-    lookups: createKommoClient({ ...base, priority: 'high' }),
+    leads: leadLookup(createKommoClient({ ...base, priority: 'high' })),
   };
+}
+
+function leadLookup(client: ReturnType<typeof createKommoClient>): KommoLeadLookup {
+  return createKommoLeadLookup(client, (creds, ids, signal) => client.contactsByIds(creds, ids, signal));
 }

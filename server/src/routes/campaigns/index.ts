@@ -6,12 +6,13 @@ import {
   campaignMessagesQuerySchema,
   campaignSchema,
   approveCampaignSchema,
-  createCampaignSchema,
   rejectCampaignSchema,
   retryUnknownSchema,
   updateCampaignSchema,
 } from '@masivo/contract/campaigns';
+import { createAnyCampaignSchema } from '@masivo/contract/automations';
 import { idParamsSchema, okSchema } from '@masivo/contract/common';
+import { createAutomaticCampaign } from '../../services/automations/create-automatic';
 import { listMessages } from '../../services/campaigns/campaign-messages';
 import { getCampaign, listCampaigns, loadCampaignRow } from '../../services/campaigns/campaign-queries';
 import { createCampaign } from '../../services/campaigns/create-campaign';
@@ -52,8 +53,11 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     listCampaigns(ctx.db, request.orgId),
   );
 
-  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
-    const created = await createCampaign(ctx, request.orgId, request.body, actorOf(request));
+  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createAnyCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
+    // `kind: "automatic"`: a campaign that stays switched on and sends on Kommo stage events.
+    const body = request.body;
+    const created =
+      body.kind === 'automatic' ? await createAutomaticCampaign(ctx, request.orgId, body, actorOf(request)) : await createCampaign(ctx, request.orgId, body, actorOf(request));
     await logActivity(request, {
       action: 'campaign.create',
       target: campaignTarget(created),

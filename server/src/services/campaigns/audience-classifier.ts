@@ -88,6 +88,11 @@ export interface AudienceRules {
    * (so the first position of a repeated phone is the one attempted) and `params` carried along.
    */
   explicitOf?: number | null;
+  /**
+   * An automatic campaign's due events (0043): their main contacts (ids of `contacts`, of the
+   * campaign's Kommo account) are the matched set, classified by the same rules at the due time.
+   */
+  contactIdsOf?: number[] | null;
 }
 
 /** The blacklist entries that apply: the campaign's Kommo account's, or all the tenant's when it has none. */
@@ -133,7 +138,12 @@ function verdictCtes(r: AudienceRules): SQL {
   // its key and BSUID) each contact was reached at by the source campaign.
   // An explicit campaign's staged recipients: the position stands for the contact id.
   const matched =
-    r.explicitOf != null
+    r.contactIdsOf != null
+      ? sql`select c.id as contact_id, coalesce(c.phone, c.bsuid) as phone, c.phone_key, c.bsuid, null::jsonb as params
+      from contacts c
+      where c.user_id = ${r.userId}::int and c.account_id = ${filterAccount(r)}::int
+        and c.id in (select jsonb_array_elements_text(${jsonParam(r.contactIdsOf)})::bigint)`
+      : r.explicitOf != null
       ? sql`select e.position as contact_id, coalesce(e.phone, e.bsuid) as phone, e.phone_key, e.bsuid, e.params
       from campaign_explicit_recipients e
       where e.campaign_id = ${r.explicitOf}::int and e.user_id = ${r.userId}::int`

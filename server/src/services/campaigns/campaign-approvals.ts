@@ -12,6 +12,7 @@ import {
 } from '@masivo/contract/campaigns';
 import { can } from '@masivo/contract/organizations';
 import type { AppContext } from '../../context';
+import { onAutomationSwitched } from '../automations/automation-hooks';
 import type { Db } from '../../db/client';
 import { jsonParam, rowsOf, type Queryable } from '../../db/sql';
 import { AppError, conflict } from '../../lib/errors';
@@ -94,6 +95,8 @@ async function needsApproval(
 export async function gateApproval(ctx: AppContext, actor: ActivityActor, row: CampaignRow, kind: ApprovalKind): Promise<boolean> {
   const { db } = ctx;
   let measured: { attempted: number; cost: number } | null = null;
+  // An automatic campaign has no audience to measure before its events arrive.
+  if (row.audienceKind === 'automatic') measured = { attempted: 0, cost: 0 };
   const preflight = async () => {
     if (!measured) {
       const p = await preflightForCampaign(db, row.userId, row.id, { startNow: kind === 'start' });
@@ -191,6 +194,8 @@ export async function approveCampaign(ctx: AppContext, actor: Approver, id: numb
     throw err;
   }
   ctx.signals.campaignChanged(id);
+  // An approved automatic campaign is switched on: the inbound side subscribes to its lead events.
+  if (row.audienceKind === 'automatic') await onAutomationSwitched(ctx, row.userId, row.kommoAccountId);
   return getCampaign(db, row.userId, id);
 }
 

@@ -28,6 +28,8 @@ interface RawMessage {
   reply_count: number | string;
   last_reply: string | null;
   button_tapped: string | null;
+  lead_id: number | string | null;
+  due_at: string | null;
 }
 
 /** One page of a campaign's recipients in a stable order, optionally of one status. */
@@ -48,7 +50,8 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
           ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
           ${isoOf(sql`r.replied_at`)} as replied_at, r.reply_count, r.last_reply, r.button_tapped,
-          (r.held_at is not null and r.status = 'sent') as held
+          (r.held_at is not null and r.status = 'sent') as held,
+          r.lead_id, case when r.status = 'waiting' then ${isoOf(sql`r.next_attempt_at`)} end as due_at
         from campaign_recipients r
         left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
         where ${where}
@@ -76,6 +79,9 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       reply_count: Number(r.reply_count ?? 0),
       last_reply: r.last_reply,
       button_tapped: r.button_tapped,
+      // An automatic campaign's recipient: its lead, and while waiting its due time («Programado para …»).
+      lead_id: r.lead_id === null || r.lead_id === undefined ? null : Number(r.lead_id),
+      due_at: r.due_at ?? null,
     })),
     total: Number(count?.n ?? 0),
     page,

@@ -1,3 +1,4 @@
+import { automationView } from '../automations/automation-view';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Campaign } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
@@ -56,6 +57,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
     campaign.actual_cost = null;
   }
   campaign.approval = await approvalView(db, row);
+  campaign.automation = await automationView(db, row);
   return campaign;
 }
 

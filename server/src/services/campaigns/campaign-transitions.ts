@@ -111,14 +111,18 @@ export async function activate(db: Db, row: CampaignRow, allowedFrom: readonly C
     let frozen: number | null = null;
     if (!locked.audienceFrozenAt) {
       if (!locked.kommoAccountId && locked.audienceKind !== 'explicit') throw conflict('La campaña no tiene una cuenta Kommo');
-      frozen = (await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters })).pending;
+      // An automatic campaign has nothing to freeze: its recipients arrive as trigger events.
+      // The mark still says "switched on once", so a resume needs no new approval.
+      if (locked.audienceKind === 'automatic') await tx.execute(sql`update campaigns set audience_frozen_at = now() where id = ${locked.id}`);
+      else frozen = (await freezeAudience(tx, { id: locked.id, userId: locked.userId, kommoAccountId: locked.kommoAccountId, filters: locked.filters })).pending;
     }
     // An approval is spent by the start that sends under it. Checked here, right after the
     // freeze and before anything is sent, so the per-message path never looks at approvals.
     if ((await spendApproval(tx, locked, frozen)) === 'regrown') return 'pending_approval' as const;
+    // An automatic campaign stays switched on with nobody pending: events bring its recipients.
     await tx.execute(sql`update campaigns set
-        status = case when pending_count = 0 then 'completed' else 'sending' end,
-        completed_at = case when pending_count = 0 then now() end,
+        status = case when pending_count = 0 and audience_kind <> 'automatic' then 'completed' else 'sending' end,
+        completed_at = case when pending_count = 0 and audience_kind <> 'automatic' then now() end,
         started_at = coalesce(started_at, now()),
         pause_reason = null,
         pause_origin = null,
@@ -308,8 +312,8 @@ export async function resumeAfterTemplate(db: Queryable, templateIds: number[]):
       db,
       withSystemEntries(
         sql`update campaigns set
-              status = case when pending_count = 0 then 'completed' else 'sending' end,
-              completed_at = case when pending_count = 0 then now() end,
+              status = case when pending_count = 0 and audience_kind <> 'automatic' then 'completed' else 'sending' end,
+              completed_at = case when pending_count = 0 and audience_kind <> 'automatic' then now() end,
               pause_reason = null, pause_origin = null, updated_at = now()
             where status = 'paused' and pause_origin = 'template' and audience_frozen_at is not null
               and template_id in (select (jsonb_array_elements_text(${JSON.stringify(templateIds)}::jsonb))::int)
@@ -352,14 +356,14 @@ export async function pauseFailedStart(db: Queryable, id: number, reason: string
   return rows.length > 0;
 }
 
-/** Sending campaigns with nothing left to settle → completed. */
+/** Sending campaigns with nothing left to settle → completed; never an automatic one (it waits for events while on). */
 export async function completeFinished(db: Queryable): Promise<number[]> {
   return ids(
     await rowsOf<{ id: number }>(
       db,
       withSystemEntries(
         sql`update campaigns set status = 'completed', completed_at = now(), updated_at = now()
-            where status = 'sending' and pending_count = 0 and audience_frozen_at is not null
+            where status = 'sending' and pending_count = 0 and audience_frozen_at is not null and audience_kind <> 'automatic'
             returning id, user_id, name, status, 'sending' as old_status`,
         { action: 'campaign.completed' },
       ),

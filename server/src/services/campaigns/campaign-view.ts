@@ -47,7 +47,7 @@ export function toCampaign(row: CampaignRow): Campaign {
     completed_at: iso(row.completedAt),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    audience_kind: row.audienceKind === 'contact_list' || row.audienceKind === 'explicit' ? row.audienceKind : 'filter',
+    audience_kind: row.audienceKind === 'contact_list' || row.audienceKind === 'explicit' || row.audienceKind === 'automatic' ? row.audienceKind : 'filter',
     follow_up_of: followUpOf(row),
   };
 }

@@ -2,6 +2,7 @@ import type { Campaign } from '@masivo/contract/campaigns';
 import type { AppContext } from '../../context';
 import { cancelCampaignRow, pauseByOperator } from './campaign-transitions';
 import { campaignDetail } from './campaign-queries';
+import { onAutomationSwitched } from '../automations/automation-hooks';
 
 /**
  * Spec §4: pause from sending. The in-process sender hears about it before this returns;
@@ -11,6 +12,7 @@ import { campaignDetail } from './campaign-queries';
 export async function pauseCampaign(ctx: AppContext, userId: number, id: number, actorUserId: number | null = null): Promise<Campaign> {
   const row = await pauseByOperator(ctx.db, userId, id, actorUserId);
   ctx.signals.campaignChanged(id);
+  if (row.audienceKind === 'automatic') await onAutomationSwitched(ctx, userId, row.kommoAccountId);
   return campaignDetail(ctx.db, userId, row);
 }
 
@@ -22,5 +24,6 @@ export async function pauseCampaign(ctx: AppContext, userId: number, id: number,
 export async function cancelCampaign(ctx: AppContext, orgId: number, id: number): Promise<Campaign> {
   const row = await cancelCampaignRow(ctx.db, orgId, id);
   ctx.signals.campaignChanged(id);
+  if (row.audienceKind === 'automatic') await onAutomationSwitched(ctx, orgId, row.kommoAccountId);
   return campaignDetail(ctx.db, orgId, row);
 }

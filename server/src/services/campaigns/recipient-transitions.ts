@@ -380,3 +380,65 @@ export async function wakeDeferred(db: Db, limit = 5000): Promise<number[]> {
   );
   return due.map((r) => Number(r.campaign_id));
 }
+
+/** The outcome of an automatic campaign's event at its due time (engine/automations/resolve-due.ts). */
+export interface WaitingOutcome {
+  eventId: number;
+  recipientId: number;
+  /** pending: the sender's from now on; skipped: with `message`. */
+  status: 'pending' | 'skipped';
+  message: string | null;
+  contactId: number | null;
+  phone: string | null;
+  phoneKey: string | null;
+  bsuid: string | null;
+  lead: unknown;
+}
+
+/**
+ * waiting → pending or skipped, and the events resolved, in one statement with the counters
+ * (pending_count, skipped_count; the recipient was counted in total_recipients when its event
+ * arrived). Only rows still waiting change, so a repeated resolution changes nothing. The zone is
+ * cleared: it is computed from the phone now known (recipient-zones-freeze.ts). Returns the
+ * campaigns that got recipients to send.
+ */
+export async function resolveWaiting(db: Db, outcomes: WaitingOutcome[]): Promise<number[]> {
+  if (!outcomes.length) return [];
+  const rows = outcomes.map((o) => ({
+    event_id: o.eventId,
+    recipient_id: o.recipientId,
+    status: o.status,
+    message: o.message,
+    contact_id: o.contactId,
+    phone: o.phone,
+    phone_key: o.status === 'pending' ? o.phoneKey : null,
+    bsuid: o.bsuid,
+    lead: o.lead ?? null,
+  }));
+  const changed = await rowsOf<{ campaign_id: number }>(
+    db,
+    sql`with o as (
+        select * from jsonb_to_recordset(${jsonParam(rows)}) as o(event_id bigint, recipient_id bigint, status text, message text,
+          contact_id bigint, phone text, phone_key text, bsuid text, lead jsonb)
+      ),
+      changed as (
+        update campaign_recipients r set status = o.status, error_message = o.message, contact_id = o.contact_id,
+          phone = o.phone, phone_key = o.phone_key, bsuid = o.bsuid, lead = o.lead, time_zone = null
+        from o where r.id = o.recipient_id and r.status = 'waiting'
+        returning r.campaign_id, r.status
+      ),
+      resolved as (
+        update automation_events set resolved_at = now() where id in (select event_id from o) and resolved_at is null
+      ),
+      deltas as (
+        select campaign_id, (count(*) filter (where status in ('pending')))::int as p, (count(*) filter (where status in ('skipped')))::int as s
+        from changed group by campaign_id
+      ),
+      bumped as (
+        update campaigns c set pending_count = c.pending_count + d.p, skipped_count = c.skipped_count + d.s, updated_at = now()
+        from deltas d where c.id = d.campaign_id
+      )
+      select campaign_id from deltas where p > 0`,
+  );
+  return changed.map((r) => Number(r.campaign_id));
+}

@@ -4,6 +4,7 @@ import type { ActivityActor } from '../activity/activity-log';
 import { gateApproval } from './campaign-approvals';
 import { getCampaign, loadCampaignRow } from './campaign-queries';
 import { activate, assertCanActivate } from './campaign-transitions';
+import { onAutomationSwitched } from '../automations/automation-hooks';
 
 /**
  * Spec §4: start from draft, scheduled or paused. The first start freezes the audience. With an
@@ -17,5 +18,7 @@ export async function startCampaign(ctx: AppContext, userId: number, id: number,
   if (actor) await assertCanActivate(ctx.db, row, CAN_START);
   if (!actor || !(await gateApproval(ctx, actor, row, 'start'))) await activate(ctx.db, row, CAN_START);
   ctx.signals.campaignChanged(id);
-  return getCampaign(ctx.db, userId, id);
+  const started = await getCampaign(ctx.db, userId, id);
+  if (row.audienceKind === 'automatic' && started.status === 'sending') await onAutomationSwitched(ctx, userId, row.kommoAccountId);
+  return started;
 }

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { BUILT_IN_VARIABLES, customFieldKey, type AvailableVariable } from '@masivo/contract/variables';
+import { BUILT_IN_VARIABLES, customFieldKey, LEAD_VARIABLES, type AvailableVariable } from '@masivo/contract/variables';
 import type { Database } from '../../db/client';
 import { kommoCustomFields } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
@@ -38,5 +38,6 @@ export async function availableVariables(database: Database, userId: number, kom
       category: 'custom',
       description: `Campo personalizado de Kommo: ${name}`,
     }));
-  return [...BUILT_IN_VARIABLES, ...custom];
+  // Lead fields last: only automatic campaigns fill them (others send the default).
+  return [...BUILT_IN_VARIABLES, ...custom, ...LEAD_VARIABLES];
 }

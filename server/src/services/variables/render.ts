@@ -8,6 +8,7 @@ import {
   templateVariableSlots,
   type TemplateVariableSlot,
 } from '@masivo/contract/variables';
+import { LEAD_CUSTOM_FIELD_PREFIX, LEAD_FIELD_PREFIX, type LeadFields } from '@masivo/contract/automation-trigger';
 import type { TemplateComponent } from '../../db/schema/whatsapp';
 import type { MediaObject, SendComponent, SendParameter } from '../../integrations/whatsapp/messenger';
 import { badRequest } from '../../lib/errors';
@@ -39,6 +40,8 @@ export interface ContactLike {
   phone: string | null;
   email: string | null;
   custom_fields: Record<string, string>;
+  /** An automatic campaign's lead (read at the event's due time): the `lead.*` fields. */
+  lead?: LeadFields | null;
 }
 
 /** What a sender knows beyond the mappings: the campaign's uploaded media, its button payloads. */
@@ -66,6 +69,8 @@ const MAX_PARAMETER_LENGTH = 1024;
 /** The raw value of a contact field named by a mapping's sourceField. */
 export function contactFieldValue(contact: ContactLike, sourceField: string): string {
   const field = sourceField.trim();
+  // Lead fields exist only for an automatic campaign's recipients; elsewhere they are empty (the default applies).
+  if (field.startsWith(LEAD_FIELD_PREFIX)) return leadFieldValue(contact.lead ?? null, field);
   if (field.startsWith(CUSTOM_FIELD_PREFIX)) return stringOf(customField(contact, field.slice(CUSTOM_FIELD_PREFIX.length)));
   switch (field) {
     case 'name':
@@ -82,6 +87,14 @@ export function contactFieldValue(contact: ContactLike, sourceField: string): st
       // Tolerates a bare custom field name saved by hand.
       return stringOf(customField(contact, field));
   }
+}
+
+function leadFieldValue(lead: LeadFields | null, field: string): string {
+  if (!lead) return '';
+  if (field.startsWith(LEAD_CUSTOM_FIELD_PREFIX)) return stringOf(customField(lead, field.slice(LEAD_CUSTOM_FIELD_PREFIX.length)));
+  if (field === 'lead.name') return stringOf(lead.name);
+  if (field === 'lead.price') return lead.price === null || lead.price === undefined ? '' : String(lead.price);
+  return '';
 }
 
 /** Own keys only: a field named `constructor` or `toString` must not reach Object's prototype. */

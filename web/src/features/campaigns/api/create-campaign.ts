@@ -1,9 +1,10 @@
-import type { Campaign, CreateCampaignInput } from '@masivo/contract/campaigns';
+import type { Campaign } from '@masivo/contract/campaigns';
+import type { CreateAnyCampaignInput } from '@masivo/contract/automations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { campaignsKeys } from '@/api/campaigns';
 
-export const createCampaign = (input: CreateCampaignInput) => api.post<Campaign>('/campaigns', input);
+export const createCampaign = (input: CreateAnyCampaignInput) => api.post<Campaign>('/campaigns', input);
 
 export function useCreateCampaign() {
   const qc = useQueryClient();

@@ -27,6 +27,7 @@ import { CampaignHoursCard } from './campaign-hours-card';
 import { CampaignAfterSend } from './campaign-after-send';
 import { CampaignCharts } from './campaign-charts';
 import { CampaignAudienceNote } from './campaign-audience-note';
+import { AutomationCard } from './automation-card';
 import { FollowUpButton } from './follow-up-dialog';
 import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
@@ -99,6 +100,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       <CampaignApprovalCard campaign={c} />
 
       <CampaignAudienceNote campaign={c} />
+      <AutomationCard campaign={c} />
 
       {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} explicit={c.audience_kind === 'explicit'} />}
 

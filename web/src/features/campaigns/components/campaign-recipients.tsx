@@ -152,6 +152,8 @@ function ReplyCell({ m }: { m: CampaignMessage }) {
 }
 
 function recipientError(m: CampaignMessage) {
+  // An automatic campaign's recipient before its due time: when it will be looked up and sent.
+  if (m.status === 'waiting' && m.due_at) return <span>Programado para {formatDateTime(m.due_at)}</span>;
   if (m.error_code === null && !m.error_message) return null;
   return (
     <span>

@@ -36,6 +36,7 @@ import { downloadExcluded } from '../api/download-excluded';
 import { CampaignPreflight } from './campaign-preflight';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
+import { AutomationTriggerFields, EMPTY_TRIGGER, triggerPayload, type TriggerDraft } from './automation-trigger-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -109,6 +110,9 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   // A follow-up's audience is a fixed contact list: its Kommo account and filters stay.
   const fixedList = campaign?.audience_kind === 'contact_list';
   const [filter, setFilter] = useState<ContactFilter>(campaign?.filters ?? EMPTY_FILTER);
+  // «Campaña automática»: offered when creating; it has a trigger instead of filters and a date.
+  const [automatic, setAutomatic] = useState(false);
+  const [trigger, setTrigger] = useState<TriggerDraft>(EMPTY_TRIGGER);
   const initial = initialValues(campaign);
   const { register, handleSubmit, watch, setValue, formState } = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
@@ -125,7 +129,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   // The pre-flight follows the filters and the hours (debounced): who will be attempted, why not
   // the rest, and when the last one gets it.
   const preflightBody = useDebouncedValue(
-    kommoAccountId && whatsappAccountId && templateId && !fixedList
+    kommoAccountId && whatsappAccountId && templateId && !fixedList && !automatic
       ? {
           kommo_account_id: kommoAccountId,
           whatsapp_account_id: whatsappAccountId,
@@ -156,7 +160,11 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
     }
     try {
       // Left untouched, the server applies the number's default (what the section shows).
-      const created = await create.mutateAsync({ ...toCreatePayload(values, filter), ...(hoursEdit ? { sending_hours: hours } : {}) });
+      const hoursPart = hoursEdit ? { sending_hours: hours } : {};
+      const { filters: _filters, scheduled_at: _date, ...common } = toCreatePayload(values, filter);
+      const created = await create.mutateAsync(
+        automatic ? { ...common, kind: 'automatic', trigger: triggerPayload(trigger), ...hoursPart } : { ...toCreatePayload(values, filter), ...hoursPart },
+      );
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${created.id}`);
     } catch (err) {
@@ -171,6 +179,14 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
       <form className="space-y-6" onSubmit={onSubmit} noValidate>
         <Section title="Información Básica">
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
+            {!editing && (
+              <div className="md:col-span-2">
+                <Select label="Tipo de campaña" id="campaign_kind" value={automatic ? 'automatic' : 'campaign'} onChange={(e) => setAutomatic(e.target.value === 'automatic')}>
+                  <option value="campaign">Campaña (envío a un público)</option>
+                  <option value="automatic">Campaña automática (al entrar un lead en una etapa de Kommo)</option>
+                </Select>
+              </div>
+            )}
             <div className="md:col-span-2">
               <Input label="Nombre de la Campaña *" id="name" error={errors.name?.message} {...register('name')} />
             </div>
@@ -221,8 +237,15 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
           </Section>
         )}
 
-        {kommoAccountId && !fixedList && <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />}
+        {automatic && (
+          <Section title="Disparador">
+            <AutomationTriggerFields key={kommoAccountId ?? 0} kommoAccountId={kommoAccountId} value={trigger} onChange={setTrigger} />
+          </Section>
+        )}
 
+        {kommoAccountId && !fixedList && !automatic && <CampaignFilters key={kommoAccountId} kommoAccountId={kommoAccountId} filter={filter} onChange={setFilter} />}
+
+        {!automatic && (
         <Section title="Programación">
           <Input
             label="Fecha y hora de envío (opcional)"
@@ -235,6 +258,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
             {...register('scheduled_local')}
           />
         </Section>
+        )}
 
         <Section title="Horario de envío">
           <SendingHoursFields value={hours} onChange={(value) => setHoursEdit({ value })} error={hoursError} />
@@ -244,10 +268,12 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
           <MarketingRetryFields register={register} errors={errors} />
         </Section>
 
-        {!fixedList && <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />}
+        {!fixedList && !automatic && <RecipientsBox kommoAccountId={kommoAccountId} filter={filter} />}
 
         <div className="grid grid-cols-1 items-end gap-4 md:grid-cols-[minmax(0,1fr)_auto]">
-          {campaign && fixedList ? (
+          {automatic ? (
+            <p className="text-sm text-gray-600">Cada lead que cumpla el disparador será un destinatario; la campaña se activa con «Iniciar».</p>
+          ) : campaign && fixedList ? (
             // A fixed list's audience is the saved one: its pre-flight is the campaign's own.
             <CampaignPreflight id={campaign.id} fixedList />
           ) : (

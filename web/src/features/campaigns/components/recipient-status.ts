@@ -5,6 +5,7 @@ import type { BadgeTone } from '@/components/ui/badge';
 export { RECIPIENT_STATUS_LABELS };
 
 export const RECIPIENT_STATUS_TONES: Record<RecipientStatus, BadgeTone> = {
+  waiting: 'gray',
   pending: 'gray',
   sending: 'blue',
   sent: 'blue',

@@ -131,6 +131,7 @@ function MappingForm({
   const quickReplies = buttons.map((b, index) => ({ ...b, index })).filter((b) => b.type === 'QUICK_REPLY');
   const contactFields = available.filter((v) => v.category === 'contact');
   const customFields = available.filter((v) => v.category === 'custom');
+  const leadFields = available.filter((v) => v.category === 'lead');
 
   const onSave = async () => {
     const input: SaveMappingsInput = {
@@ -191,6 +192,15 @@ function MappingForm({
                   {customFields.length > 0 && (
                     <optgroup label="Campos personalizados">
                       {customFields.map((v) => (
+                        <option key={v.key} value={v.key}>
+                          {v.displayName}
+                        </option>
+                      ))}
+                    </optgroup>
+                  )}
+                  {leadFields.length > 0 && (
+                    <optgroup label="Lead (campañas automáticas)">
+                      {leadFields.map((v) => (
                         <option key={v.key} value={v.key}>
                           {v.displayName}
                         </option>
