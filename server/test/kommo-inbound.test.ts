@@ -275,6 +275,11 @@ describe('the catch-up', () => {
     fake.post('/:sub/api/v4/webhooks', async (_req, reply) => reply.code(hooksAnswer).send(hooksAnswer === 200 ? { id: 1, destination: 'x', settings: [] } : { title: 'Forbidden' }));
     fakeUrl = await fake.listen({ host: '127.0.0.1', port: 0 });
     falso = await createAccount('falso');
+    // A new account reads Kommo's events log from when it was connected (now); this fake Kommo's
+    // clock is T, so the account plays one connected before this release: its cursors start at its first catch-up.
+    const [made] = await rowsOf<{ catchup_events_from: string }>(env.t.ctx.db, sql`select catchup_events_from from kommo_accounts where id = ${falso.id}`);
+    expect(Math.abs(Number(made.catchup_events_from) - Date.now() / 1000)).toBeLessThan(60);
+    await env.t.ctx.db.execute(sql`update kommo_accounts set catchup_events_from = null, catchup_events_seen = null where id = ${falso.id}`);
   });
   afterAll(() => fake.close());
 

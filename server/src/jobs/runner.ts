@@ -215,6 +215,8 @@ class PeriodicLoop {
   private busy: Promise<void> | null = null;
   private rerun = false;
   private readonly leaseMs: number;
+  /** Milliseconds until the schedule row's next run, as last read (null: not known). */
+  private dueInMs: number | null = null;
 
   constructor(
     readonly def: PeriodicDefinition,
@@ -229,11 +231,19 @@ class PeriodicLoop {
       this.timer = setTimeout(async () => {
         await this.tick();
         if (!this.runner.stopping.aborted) loop();
-      }, this.def.everyMs);
+      }, this.nextLookMs());
       this.timer.unref?.();
     };
     void this.tick();
     loop();
+  }
+
+  /** When to look again: when the row says the next run is due (another process may move it), never later than a period. */
+  private nextLookMs(): number {
+    const every = this.def.everyMs;
+    const due = this.dueInMs;
+    if (due === null) return every;
+    return due <= 0 ? Math.min(every, 1_000) : Math.min(every, Math.max(10, due + 10));
   }
 
   halt() {
@@ -267,13 +277,20 @@ class PeriodicLoop {
   private async turn(now: boolean) {
     const { db, owner, log, stopping } = this.runner;
     const { name } = this.def;
+    let startedAt: string;
     try {
       if (now) await db.execute(sql`update job_schedules set next_run_at = now() where name = ${name} and next_run_at > now()`);
-      const [claimed] = await rowsOf<{ name: string }>(db, sql`
+      const [claimed] = await rowsOf<{ started: string }>(db, sql`
         update job_schedules set lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${this.leaseMs / 1000})
         where name = ${name} and next_run_at <= now() and (lease_expires_at is null or lease_expires_at < now())
-        returning name`);
-      if (!claimed) return;
+        returning now()::text as started`);
+      if (!claimed) {
+        const [row] = await rowsOf<{ due_in_ms: number | string }>(db, sql`
+          select extract(epoch from (next_run_at - now())) * 1000 as due_in_ms from job_schedules where name = ${name}`);
+        this.dueInMs = row ? Number(row.due_in_ms) : null;
+        return;
+      }
+      startedAt = claimed.started;
       if (stopping.aborted) {
         await db.execute(sql`update job_schedules set lease_owner = null, lease_expires_at = null where name = ${name} and lease_owner = ${owner}`);
         return;
@@ -297,10 +314,13 @@ class PeriodicLoop {
       clearInterval(renew);
     }
     try {
-      await db.execute(sql`
+      // A period after this run started (not ended): a minute-long period stays a minute, however long the run.
+      const [row] = await rowsOf<{ due_in_ms: number | string }>(db, sql`
         update job_schedules set lease_owner = null, lease_expires_at = null, last_run_at = now(), last_error = ${error},
-               next_run_at = now() + make_interval(secs => ${this.def.everyMs / 1000})
-        where name = ${name} and lease_owner = ${owner}`);
+               next_run_at = greatest(now(), ${startedAt}::timestamptz + make_interval(secs => ${this.def.everyMs / 1000}))
+        where name = ${name} and lease_owner = ${owner}
+        returning extract(epoch from (next_run_at - now())) * 1000 as due_in_ms`);
+      this.dueInMs = row ? Number(row.due_in_ms) : null;
     } catch (err) {
       log.warn({ periodic: name, err }, 'recording a periodic run failed'); // the lease expires on its own
     }
