@@ -155,6 +155,18 @@ describe('automatic campaigns: a Kommo stage event sends the template', () => {
     await pauseCampaign(bed.t.ctx, bed.userId, c.id);
   });
 
+  it('the same person again, past the re-entry days: a second message (one row per event, not one per phone)', async () => {
+    const c = await automatic('Cada vez', { reentry_days: 0 });
+    const at = now() - 600;
+    await recordLeadEvents(bed.t.ctx.db, account, [enter(17, at)]);
+    await waitFor(() => recipients(c.id), settled, 15_000, 'first entry');
+    await recordLeadEvents(bed.t.ctx.db, account, [enter(17, at + 300)]);
+    const rows = await waitFor(() => recipients(c.id), (r) => r.length === 2 && settled(r), 15_000, 'second entry');
+    expect(rows.map((r) => r.phone)).toEqual([phoneOf(17), phoneOf(17)]);
+    await waitFor(async () => sentTo(17), (n) => n === 2, 10_000, 'two messages');
+    await pauseCampaign(bed.t.ctx, bed.userId, c.id);
+  });
+
   it('paused: keeps recording; on resume sends those due, and skips «vencido» those more than 24 h late', async () => {
     const c = await automatic('Pausada');
     await pauseCampaign(bed.t.ctx, bed.userId, c.id);
