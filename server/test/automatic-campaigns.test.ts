@@ -6,6 +6,7 @@ import type { CreateAutomaticCampaignInput } from '@masivo/contract/automations'
 import { createKommoClient } from '../src/integrations/kommo/client';
 import { createKommoLeadLookup, type KommoLeadLookup } from '../src/integrations/kommo/lead-lookup';
 import { createKommoWriteApi } from '../src/integrations/kommo/write-api';
+import { startKommoWritebackRunner } from '../src/engine/kommo-writeback/writeback-runner';
 import { rowsOf } from '../src/db/sql';
 import { phoneKey } from '../src/lib/phone';
 import { createAutomaticCampaign } from '../src/services/automations/create-automatic';
@@ -165,6 +166,26 @@ describe('automatic campaigns: a Kommo stage event sends the template', () => {
     expect(rows.map((r) => r.phone)).toEqual([phoneOf(17), phoneOf(17)]);
     await waitFor(async () => sentTo(17), (n) => n === 2, 10_000, 'two messages');
     await pauseCampaign(bed.t.ctx, bed.userId, c.id);
+  });
+
+  it('writes back to Kommo: a note on the person per message, as campaigns do when they complete', async () => {
+    await bed.t.ctx.db.execute(sql`update kommo_accounts set writeback_enabled = true, writeback_enabled_at = now() - interval '1 minute', writeback_notes = true
+        where id = ${account.accountId}`);
+    const client = createKommoClient({ baseUrlTemplate: kommo.baseUrlTemplate, rps: 50, timeoutMs: 2_000, retries: 2, backoffMs: 20 });
+    const writeback = startKommoWritebackRunner(bed.t.ctx, { api: createKommoWriteApi(client), pollMs: 50, lateEveryMs: 100 });
+    try {
+      const c = await automatic('Con nota');
+      await recordLeadEvents(bed.t.ctx.db, account, [enter(18)]);
+      const notes = await waitFor(async () => kommo.notes(SUBDOMAIN, 18).filter((n) => n.text.startsWith('Campaña Con nota:')), (n) => n.length === 1, 15_000, 'the note');
+      expect(notes[0]!.text).toMatch(/Campaña Con nota: (entregado|leído)/);
+      // Later visits write nothing more for the same message.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(kommo.notes(SUBDOMAIN, 18).filter((n) => n.text.startsWith('Campaña Con nota:'))).toHaveLength(1);
+      await pauseCampaign(bed.t.ctx, bed.userId, c.id);
+    } finally {
+      await writeback.stop();
+      await bed.t.ctx.db.execute(sql`update kommo_accounts set writeback_enabled = false where id = ${account.accountId}`);
+    }
   });
 
   it('paused: keeps recording; on resume sends those due, and skips «vencido» those more than 24 h late', async () => {

@@ -55,8 +55,15 @@ export async function enqueueCompleted(db: Db): Promise<number[]> {
   });
 }
 
-async function insertResultItems(tx: Queryable, campaignId: number) {
-  await tx.execute(sql`
+/**
+ * An automatic campaign's recipient is settled for the write-back once Meta said delivered,
+ * read or failed, or ten minutes after a send nobody confirmed: its note then says what a
+ * campaign's note says at completion.
+ */
+const SETTLED_AUTOMATIC = sql`(r.status in ('delivered', 'read', 'failed') or (r.status = 'sent' and r.sent_at < now() - interval '10 minutes'))`;
+
+async function insertResultItems(tx: Queryable, campaignId: number, automatic = false): Promise<number> {
+  const rows = await rowsOf<{ id: number }>(tx, sql`
     insert into kommo_writeback_items (campaign_id, user_id, recipient_id, kommo_contact_id, kind, covers, note_text, tags, move_lead, stage)
     select campaign_id, user_id, recipient_id, kommo_contact_id, 'result', covers, note_text, tags, move_lead,
            ${firstStage('note_text', 'tags', 'move_lead')}
@@ -74,8 +81,30 @@ async function insertResultItems(tx: Queryable, campaignId: number) {
       join contacts ct on ct.id = r.contact_id and ct.account_id = k.id and ct.user_id = r.user_id
       cross join lateral (select ${optedOut} as v) oo
       where r.campaign_id = ${campaignId} and r.status in ${RESULT_STATUSES}
+        ${automatic ? sql`and ${SETTLED_AUTOMATIC} and not exists (
+          select 1 from kommo_writeback_items i where i.campaign_id = r.campaign_id and i.recipient_id = r.id and i.kind = 'result')` : sql``}
     ) s
-    on conflict do nothing`);
+    on conflict do nothing
+    returning id`);
+  return rows.length;
+}
+
+/**
+ * Automatic campaigns never complete: while one is on or paused (of an account with write-back
+ * on), it has a write-back row whose late window keeps moving, so enqueueLate visits it every
+ * period and takes its newly settled recipients in (a note per message), besides its replies and
+ * opt-outs. Each visit reads the campaign's recipients in result statuses by its status index.
+ */
+export async function enqueueAutomatic(db: Db): Promise<void> {
+  await db.execute(sql`
+    insert into kommo_writebacks (campaign_id, user_id, kommo_account_id, late_until)
+    select c.id, c.user_id, k.id, now() + make_interval(hours => ${LATE_WINDOW_HOURS})
+    from campaigns c
+    join kommo_accounts k on k.id = c.kommo_account_id and k.user_id = c.user_id
+    where c.audience_kind = 'automatic' and c.status in ('sending', 'paused')
+      and k.writeback_enabled and k.writeback_enabled_at is not null
+    on conflict (campaign_id) do update set late_until = excluded.late_until
+      where kommo_writebacks.late_until < now() + make_interval(hours => ${LATE_WINDOW_HOURS - 1})`);
 }
 
 /**
@@ -124,7 +153,9 @@ export async function enqueueLate(db: Db, everyMs: number): Promise<number> {
           and not exists (select 1 from kommo_writeback_items i where i.campaign_id = r.campaign_id and i.recipient_id = r.id and 'opt_out' = any(i.covers))
         on conflict do nothing
         returning id`);
-      const n = replies.length + optOuts.length;
+      const automatic = await rowsOf<{ id: number }>(tx, sql`select id from campaigns where id = ${campaign_id} and audience_kind = 'automatic'`);
+      const results = automatic.length > 0 ? await insertResultItems(tx, campaign_id, true) : 0;
+      const n = replies.length + optOuts.length + results;
       if (n > 0) await tx.execute(sql`update kommo_writebacks set finished_at = null, updated_at = now() where campaign_id = ${campaign_id}`);
       return n;
     });

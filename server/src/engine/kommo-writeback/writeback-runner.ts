@@ -5,7 +5,7 @@ import { KommoError } from '../../integrations/kommo/errors';
 import type { KommoWriteApi } from '../../integrations/kommo/write-api';
 import { JobRunner, type JobStore, type RetrySchedule } from '../../jobs/index';
 import type { BackgroundWork } from '../background-work';
-import { enqueueCompleted, enqueueLate } from './enqueue';
+import { enqueueAutomatic, enqueueCompleted, enqueueLate } from './enqueue';
 import { runWritebackJob } from './writeback-job';
 
 export interface WritebackRunnerOptions {
@@ -176,6 +176,7 @@ export function registerKommoWriteback(runner: JobRunner, ctx: AppContext, opts:
     everyMs: pollMs,
     async run() {
       await enqueueCompleted(ctx.db);
+      await enqueueAutomatic(ctx.db);
       await enqueueLate(ctx.db, lateEveryMs);
       runner.wake(KOMMO_WRITEBACK_QUEUE);
     },
