@@ -108,7 +108,7 @@ describe('Kommo simulator: notes, tags, leads, pipelines', () => {
     const [main, after] = r.json._embedded.pipelines;
     expect(main).toMatchObject({ name: 'Embudo de ventas', is_main: true, is_archive: false });
     expect(main._embedded.statuses.map((s: { id: number; name: string; type: number }) => s.name)).toEqual([
-      'Leads entrantes', 'Contacto inicial', 'Negociación', 'Respondió campaña', 'Logrado con éxito', 'Venta perdida',
+      'Leads entrantes', 'Contacto inicial', 'Negociación', 'Respondió campaña', 'Cotización enviada', 'Logrado con éxito', 'Venta perdida',
     ]);
     expect(main._embedded.statuses.at(-1)).toMatchObject({ id: 143, pipeline_id: main.id, type: 0 });
     const target = main._embedded.statuses[3].id;

@@ -29,9 +29,10 @@ describe('WhatsApp simulator: latency jitter', () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
     const delays = sim.timestamps(PN).map((t) => t - sentAt);
     expect(delays).toHaveLength(40);
-    // Timers may fire a millisecond early; the cap bounds the jitter, not the event loop.
+    // Timers may fire a millisecond early; the cap bounds the jitter, not the event loop, which a
+    // loaded machine (the whole suite at once on two cores) slows by some hundreds of milliseconds.
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(19);
-    expect(Math.max(...delays)).toBeLessThan(45 + 250);
+    expect(Math.max(...delays)).toBeLessThan(45 + 1_000);
     // Sent together, they arrive spread out by the tail.
     expect(Math.max(...delays) - Math.min(...delays)).toBeGreaterThan(5);
   });

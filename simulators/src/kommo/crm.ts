@@ -100,6 +100,7 @@ function pipelinesFor(accountId: number): Pipeline[] {
         stage(s + 2, 'Contacto inicial', 20),
         stage(s + 3, 'Negociación', 30, 0, '#FFFF99'),
         stage(s + 4, 'Respondió campaña', 40, 0, '#FFCC66'),
+        stage(s + 5, 'Cotización enviada', 50, 0, '#FFCC99'),
         ...closing(),
       ],
     },
