@@ -99,6 +99,8 @@ export interface OneNumberWorld {
   readRate?: number;
   statusDelayMs?: number;
   whatsapp?: Partial<WhatsAppSimOptions>;
+  /** PUBLIC_URL is the server's own address, so the Kommo simulator's webhooks reach it. */
+  publicUrlIsServer?: boolean;
 }
 
 /**
@@ -116,6 +118,7 @@ export async function startOneNumberStack(w: OneNumberWorld): Promise<Stack> {
       statusDelayMs: w.statusDelayMs ?? 30,
       ...w.whatsapp,
     },
+    publicUrlIsServer: w.publicUrlIsServer,
   });
   for (const c of w.audience ?? []) stack.kommo.updateContact(w.kommo.subdomain, c.id, { phone: c.phone, ...(c.tags ? { tags: c.tags } : {}) });
   return stack;

@@ -1,6 +1,7 @@
 import type { Campaign } from '@masivo/contract/campaigns';
 import { TRIGGER_KIND_LABELS } from '@masivo/contract/automation-trigger';
 import { Card } from '@/components/ui/card';
+import { useKommoPipelines } from '@/api/kommo-writeback';
 import { formatDateTime, formatNumber } from '@/lib/format';
 
 function delayText(seconds: number): string {
@@ -15,8 +16,25 @@ function delayText(seconds: number): string {
  * next due time) and skipped by reason. Replies, cost, charts and the results export are the
  * campaign's usual cards below.
  */
+/**
+ * The trigger in words: «Entra en la etapa «Cotización enviada» (Embudo de ventas), 1 minuto(s)
+ * después; …». Stage and pipeline by name once Kommo's pipelines are loaded (by id meanwhile, or
+ * when the stage no longer exists in Kommo).
+ */
+export function useTriggerText(campaign: Campaign): string | null {
+  const a = campaign.automation;
+  const pipelines = useKommoPipelines(campaign.kommo_account_id ?? 0, Boolean(a && campaign.kommo_account_id));
+  if (!a) return null;
+  const pipeline = pipelines.data?.find((p) => p.id === a.trigger.pipeline_id);
+  const stage = pipeline?.statuses.find((s) => s.id === a.trigger.status_id);
+  const where = stage && pipeline ? `«${stage.name}» (${pipeline.name})` : `(etapa ${a.trigger.status_id})`;
+  const reentry = a.trigger.reentry_days > 0 ? `; sin repetir por reingreso durante ${a.trigger.reentry_days} días` : '';
+  return `${TRIGGER_KIND_LABELS[a.trigger.on]} ${where}, ${delayText(a.trigger.delay_seconds)}${reentry}.`;
+}
+
 export function AutomationCard({ campaign }: { campaign: Campaign }) {
   const a = campaign.automation;
+  const trigger = useTriggerText(campaign);
   if (!a) return null;
   return (
     <Card className="p-4 sm:p-6" aria-labelledby="automation-title">
@@ -24,8 +42,7 @@ export function AutomationCard({ campaign }: { campaign: Campaign }) {
         Campaña automática
       </h2>
       <p className="mt-1 text-sm text-gray-600">
-        {TRIGGER_KIND_LABELS[a.trigger.on]} (etapa {a.trigger.status_id}), {delayText(a.trigger.delay_seconds)}
-        {a.trigger.reentry_days > 0 ? `; sin repetir por reingreso durante ${a.trigger.reentry_days} días` : ''}.
+        {trigger}
       </p>
       <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4">
         <Figure label="Eventos recibidos" value={a.events_received} />

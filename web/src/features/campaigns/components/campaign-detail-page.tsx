@@ -102,7 +102,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       <CampaignAudienceNote campaign={c} />
       <AutomationCard campaign={c} />
 
-      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} explicit={c.audience_kind === 'explicit'} />}
+      {(status === 'draft' || status === 'scheduled' || status === 'paused') && !c.started_at && c.audience_kind !== 'automatic' && <CampaignPreflight id={c.id} fixedList={c.audience_kind === 'contact_list'} explicit={c.audience_kind === 'explicit'} />}
 
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard

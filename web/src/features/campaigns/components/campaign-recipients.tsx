@@ -91,7 +91,9 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
               ? 'No hay destinatarios con esta respuesta'
               : status
                 ? 'No hay destinatarios con este estado'
-                : 'La lista de destinatarios se genera al iniciar la campaña'
+                : campaign.audience_kind === 'automatic'
+                  ? 'Cada lead que entre en la etapa aparecerá aquí, con la hora en que le toca'
+                  : 'La lista de destinatarios se genera al iniciar la campaña'
           }
         />
       ) : (

@@ -19,7 +19,11 @@ export function CampaignWriteback({ campaign }: { campaign: Campaign }) {
     <Card className="p-6" data-testid="campaign-writeback">
       <h2 className="mb-3 text-lg font-semibold text-gray-900">Resultados en Kommo</h2>
       {w.state === 'waiting' ? (
-        <p className="text-sm text-gray-600">Kommo: los resultados se escribirán en los contactos cuando la campaña termine.</p>
+        <p className="text-sm text-gray-600">
+          {campaign.audience_kind === 'automatic'
+            ? 'Kommo: cada mensaje deja su nota en el contacto cuando se entrega, falla o pasan 10 minutos sin respuesta de Meta.'
+            : 'Kommo: los resultados se escribirán en los contactos cuando la campaña termine.'}
+        </p>
       ) : (
         <div className="space-y-3">
           <p role="status" className="text-sm font-medium text-gray-800">

@@ -10,6 +10,7 @@ import { useStartCampaign } from '../api/start-campaign';
 import { maySendDirectly } from '../api/approvals';
 import { useMeQuery } from '@/lib/use-member';
 import { describeSendingHours } from './campaign-hours-card';
+import { useTriggerText } from './automation-card';
 import { budgetText, costText, duration } from './preflight-panel';
 
 /** "2.036": people counts always grouped, as an operator reads them (es-ES leaves 4 digits ungrouped). */
@@ -27,15 +28,23 @@ export const sendLabel = (count: number) => `Enviar a ${people.format(count)} ${
  */
 export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: Campaign; open: boolean; onClose: () => void }) {
   const resume = c.started_at !== null;
+  // An automatic campaign has no audience to count: it is switched on, and each lead that
+  // enters the stage from then on gets the message when its time comes.
+  const automatic = c.audience_kind === 'automatic';
+  const trigger = useTriggerText(c);
   // Whoever may only ask (an Editor) sends the request: another member approves it.
   const asks = !maySendDirectly(useMeQuery().data);
   const start = useStartCampaign(asks);
   // «Iniciar» sends now: a scheduled campaign's end is estimated from now, not from its date.
   // Off once the start is on its way, so the refresh does not recompute a started campaign.
-  const preflight = useCampaignPreflight(c.id, open && !resume && start.isIdle, true);
+  const preflight = useCampaignPreflight(c.id, open && !resume && !automatic && start.isIdle, true);
   const count = resume ? c.pending_count : preflight.data?.attempted;
-  const title = resume ? `¿Reanudar «${c.name}»?` : `¿Enviar «${c.name}»?`;
-  const description = resume
+  const title = automatic ? (resume ? `¿Reanudar «${c.name}»?` : `¿Activar «${c.name}»?`) : resume ? `¿Reanudar «${c.name}»?` : `¿Enviar «${c.name}»?`;
+  const description = automatic
+    ? resume
+      ? 'Se envían los eventos que llegaron mientras estaba pausada (los de más de 24 h de retraso se omiten como vencidos) y los que lleguen desde ahora.'
+      : 'Desde ahora, cada lead que entre en la etapa recibe la plantilla cuando le toque. La lista negra, las bajas, el límite de frecuencia, el horario y el límite de Meta se aplican en el momento de enviar. Un mensaje enviado no se puede retirar.'
+    : resume
     ? 'El envío sigue con las personas que aún no lo recibieron.'
     : c.status === 'scheduled' && c.scheduled_at
       ? `Estaba programada para el ${formatDateTime(c.scheduled_at)}: se envía ahora. Un mensaje enviado no se puede retirar.`
@@ -46,7 +55,12 @@ export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && onClose()} title={title} description={fullDescription}>
       <div className="space-y-4 text-sm text-gray-700" data-testid="start-confirmation">
-        {resume ? (
+        {automatic ? (
+          <dl className="space-y-2">
+            <Row label="Disparador">{trigger}</Row>
+            <Row label="Horario de envío">{describeSendingHours(c.sending_hours ?? null)}</Row>
+          </dl>
+        ) : resume ? (
           <dl className="space-y-2">
             <Row label="Pendientes">{people.format(c.pending_count)}</Row>
             <Row label="Horario de envío">{describeSendingHours(c.sending_hours ?? null)}</Row>
@@ -64,9 +78,15 @@ export function StartCampaignDialog({ campaign: c, open, onClose }: { campaign: 
           <Button variant="secondary" onClick={onClose} data-autofocus>
             Cancelar
           </Button>
-          <Button variant="success" onClick={confirm} disabled={count === undefined || count === 0 || start.isPending}>
-            {start.isPending ? 'Enviando...' : count === undefined ? 'Calculando...' : asks ? 'Solicitar aprobación' : sendLabel(count)}
-          </Button>
+          {automatic ? (
+            <Button variant="success" onClick={confirm} disabled={start.isPending}>
+              {start.isPending ? 'Activando...' : asks ? 'Solicitar aprobación' : resume ? 'Reanudar' : 'Activar campaña automática'}
+            </Button>
+          ) : (
+            <Button variant="success" onClick={confirm} disabled={count === undefined || count === 0 || start.isPending}>
+              {start.isPending ? 'Enviando...' : count === undefined ? 'Calculando...' : asks ? 'Solicitar aprobación' : sendLabel(count)}
+            </Button>
+          )}
         </div>
       </div>
     </Dialog>
