@@ -244,10 +244,11 @@ async function main() {
     await sleep(1500); // the last sends' answers and results
 
     // 5. Per lead: due time, arrival at WhatsApp, sends.
-    const rows = await rowsOf<{ lead_id: number; recipient_id: number; due_ms: number; status: string; error_message: string | null }>(
+    const rows = await rowsOf<{ lead_id: number; recipient_id: number; due_ms: number; received_ms: number; resolved_ms: number | null; source: string; status: string; error_message: string | null }>(
       db,
       sql`select e.lead_id::float8 as lead_id, e.recipient_id::int as recipient_id, extract(epoch from e.due_at)::float8 * 1000 as due_ms,
-                 r.status, r.error_message
+                 extract(epoch from e.received_at)::float8 * 1000 as received_ms, extract(epoch from e.resolved_at)::float8 * 1000 as resolved_ms,
+                 e.source, r.status, r.error_message
           from automation_events e left join campaign_recipients r on r.id = e.recipient_id
           where e.campaign_id = ${campaign.id}`,
     );
@@ -262,6 +263,12 @@ async function main() {
     for (const r of rows) eventsOf.set(Number(r.lead_id), [...(eventsOf.get(Number(r.lead_id)) ?? []), r]);
     const lateness: number[] = [];
     const sinceMove: number[] = [];
+    // Where the time goes: due → recorded (webhook, inbox, worker), recorded → resolved (the
+    // periodic resolver and its Kommo look-ups), resolved → at WhatsApp (the sender).
+    const toRecorded: number[] = [];
+    const toResolved: number[] = [];
+    const toSent: number[] = [];
+    const bySource = new Map<string, number>();
     let sent = 0;
     let duplicated = 0;
     let missing = 0;
@@ -274,7 +281,14 @@ async function main() {
       if (times.length > 1) duplicated++;
       if (times.length >= 1) {
         sent++;
-        lateness.push(times[0]! - Number(events[0]!.due_ms));
+        const e = events[0]!;
+        lateness.push(times[0]! - Number(e.due_ms));
+        toRecorded.push(Number(e.received_ms) - Number(e.due_ms));
+        if (e.resolved_ms !== null) {
+          toResolved.push(Number(e.resolved_ms) - Number(e.received_ms));
+          toSent.push(times[0]! - Number(e.resolved_ms));
+        }
+        bySource.set(e.source, (bySource.get(e.source) ?? 0) + 1);
         sinceMove.push(times[0]! - movedAt.get(lead)!);
         continue;
       }
@@ -299,6 +313,9 @@ async function main() {
         ['sent / skipped / missing / duplicated', `${fmt(sent)} / ${fmt(skippedN)} / ${fmt(missing)} / ${fmt(duplicated)} (no event recorded: ${fmt(noEvent)})`, `${fmt(MOVES)} / 0 / 0 / 0`, ok.once ? 'ok' : 'MISS'],
         ['lateness after the due time p50 / p95 / max', `${s(percentile(lateness, 0.5))} / ${s(percentile(lateness, 0.95))} / ${s(maxLate)} (${fmt(late)} over 5 s)`, 'max ≤ 5 s', ok.late ? 'ok' : 'MISS'],
         ['after the move (bench clock) p50 / p95 / max', `${s(percentile(sinceMove, 0.5))} / ${s(percentile(sinceMove, 0.95))} / ${s(sinceMove.length ? Math.max(...sinceMove) : 0)}`, '', ''],
+        ['  due → recorded p50 / p95 / max', `${s(percentile(toRecorded, 0.5))} / ${s(percentile(toRecorded, 0.95))} / ${s(Math.max(0, ...toRecorded))} (by ${[...bySource].map(([k, n]) => `${k} ${fmt(n)}`).join(', ')})`, '', ''],
+        ['  recorded → resolved (look-up) p50 / p95 / max', `${s(percentile(toResolved, 0.5))} / ${s(percentile(toResolved, 0.95))} / ${s(Math.max(0, ...toResolved))}`, '', ''],
+        ['  resolved → at WhatsApp p50 / p95 / max', `${s(percentile(toSent, 0.5))} / ${s(percentile(toSent, 0.95))} / ${s(Math.max(0, ...toSent))}`, '', ''],
         ['every event settled', settledS === null ? 'not within 3 min of the last move' : `${fmt(settledS, 1)} s after the first move`, '', ''],
         ['Kommo: max requests in 1 s / 429s / 403s', `${kStats.perSecondMax} / ${kStats.count429} / ${kStats.count403} (${fmt(kStats.requests)} requests in ${fmt((Date.now() - measuredFrom) / 1000, 0)} s)`, `≤ ${RPS} / 0`, ok.kommo ? 'ok' : 'MISS'],
         ['full sync of the account meanwhile', syncDoneS === null ? 'not finished' : `${syncError ?? 'completed'} in ${fmt(syncDoneS, 1)} s (first sync: ${fmt(firstSyncS, 1)} s, ${fmt(CONTACTS)} contacts)`, 'completes', ok.sync ? 'ok' : 'MISS'],
