@@ -210,7 +210,8 @@ function CampaignActions({ campaign: c, retryable }: { campaign: Campaign; retry
         </Button>
       )}
       {confirmingStart && <StartCampaignDialog campaign={c} open onClose={() => setConfirmingStart(false)} />}
-      {mayEdit && <ScheduleActions campaign={c} busy={busy} />}
+      {/* An automatic campaign has no date and no filter form: it is switched on and off. */}
+      {mayEdit && c.audience_kind !== 'automatic' && <ScheduleActions campaign={c} busy={busy} />}
       {maySend && CAN_PAUSE.includes(status) && (
         <Button variant="warning" disabled={busy} onClick={() => pause.mutate(c.id)}>
           <Pause className="h-4 w-4" />
