@@ -222,6 +222,37 @@ async function seed() {
     if (mappings[t.name]) await call('POST', `/variables/template/${t.id}/mappings`, { mappings: mappings[t.name] }, token);
   }
   await seedMembers(token);
+  await seedAutomatic(token, kommoAccount.id, waAccount.id, templates.find((t) => t.name === 'bienvenida')?.id);
+}
+
+/** Contact 1's open lead in the simulated Kommo, and the stage the demo's automatic campaign watches. */
+const DEMO_LEAD = 11;
+const demoStage = () => kommo.pipelines(KOMMO.subdomain).find((p) => p.isMain)!.statuses.find((st) => st.name === 'Cotización enviada')!;
+
+/** «Recordatorio de cotización»: an automatic campaign switched on, waiting for leads to enter «Cotización enviada». */
+async function seedAutomatic(token: string, kommoAccountId: number, whatsappAccountId: number, templateId: number | undefined) {
+  if (templateId === undefined) return;
+  const name = 'Recordatorio de cotización';
+  const existing = (await call<any[]>('GET', '/campaigns', undefined, token)).find((c) => c.name === name);
+  if (existing) return;
+  const stage = demoStage();
+  const main = kommo.pipelines(KOMMO.subdomain).find((p) => p.isMain)!;
+  const created = await call<{ id: number }>(
+    'POST',
+    '/campaigns',
+    {
+      kind: 'automatic',
+      name,
+      description: 'Dos minutos después de que un lead entra en «Cotización enviada»',
+      kommo_account_id: kommoAccountId,
+      whatsapp_account_id: whatsappAccountId,
+      template_id: templateId,
+      message_type: 'template',
+      trigger: { pipeline_id: main.id, status_id: stage.id, on: 'enter', delay_seconds: 120, reentry_days: 7 },
+    },
+    token,
+  );
+  await call('POST', `/campaigns/${created.id}/start`, {}, token);
 }
 
 /** The image header's media, uploaded to the simulated number (ids do not survive its restart). */
@@ -255,6 +286,8 @@ console.log(
     `    bajar el límite diario: curl -X POST ${whatsapp.url}/__control/messaging-limit -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}","limit":250}'`,
     `    responder o tocar un botón: curl -X POST ${whatsapp.url}/__control/reply -H 'content-type: application/json' -d '{"phone":"<teléfono>","button":"Me interesa"}'`,
     `    mejorar la velocidad:   curl -X POST ${whatsapp.url}/__control/throughput-upgrade -H 'content-type: application/json' -d '{"phoneNumberId":"${WHATSAPP.phoneNumberId}"}'`,
+    '  Campaña automática «Recordatorio de cotización» (2 minutos después de entrar en «Cotización enviada»):',
+    `    mover un lead a la etapa: curl -X POST ${kommo.url}/__control/leads/move -H 'content-type: application/json' -d '{"subdomain":"${KOMMO.subdomain}","id":${DEMO_LEAD},"status_id":${demoStage().id}}'`,
     'Ctrl+C para detener.',
   ].join('\n'),
 );

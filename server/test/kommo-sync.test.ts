@@ -25,7 +25,15 @@ async function createAccount(subdomain: string, contacts: number) {
     payload: { subdomain, access_token: `tok-${subdomain}`, phone_field_id: env.sim.fields(subdomain).phoneFieldId },
   });
   expect(res.statusCode).toBe(201);
-  return res.json().id as number;
+  const id = res.json().id as number;
+  // Connecting also subscribes to Kommo's webhooks in the background: let that request be made,
+  // so the faults a test injects next meet the sync's requests.
+  for (let i = 0; i < 250; i++) {
+    const [row] = await rowsOf<{ hook_status: string | null }>(env.t.ctx.db, sql`select hook_status from kommo_accounts where id = ${id}`);
+    if (row?.hook_status) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return id;
 }
 
 async function sync(accountId: number, full?: boolean) {
