@@ -30,7 +30,7 @@ export function KommoFreshness({ account }: { account: KommoAccount }) {
 
   return (
     <div className="space-y-1 rounded-md border border-gray-200 p-3 text-sm">
-      <label htmlFor={id} className="flex items-center justify-between gap-2">
+      <label htmlFor={id} className="flex items-center justify-between gap-2 max-sm:min-h-11">
         <span className="font-medium text-gray-900">Mantener contactos al día</span>
         <input
           id={id}
