@@ -1,21 +1,14 @@
 import type { Db, Tx } from '../../db/client';
 
 /**
- * A lead entering a stage, or created in one, as Kommo reported it between syncs. The webhook
- * and the catch-up both report the same move, and with the same `at`: the change's own time
- * (the webhook's `updated_at`/`last_modified`, or `created_at` for a new lead; the event's
- * `created_at`), so (lead, status, at) names one move whichever source told it.
+ * A lead entering a stage, or created in one, as Kommo reported it between syncs (one shape,
+ * owned by the automatic campaigns that consume it). The webhook and the catch-up both report the
+ * same move, and with the same `at`: the change's own time (the webhook's `updated_at`/
+ * `last_modified`, or `created_at` for a new lead; the event's `created_at`), so (lead, status,
+ * at) names one move whichever source told it.
  */
-export interface LeadStageEvent {
-  leadId: number;
-  pipelineId: number;
-  statusId: number;
-  oldStatusId: number | null;
-  on: 'enter' | 'created';
-  /** Unix seconds of the change. */
-  at: number;
-  source: 'webhook' | 'catchup';
-}
+export type { LeadStageEvent } from '../../services/automations/lead-events';
+import type { LeadStageEvent } from '../../services/automations/lead-events';
 
 /**
  * What the automation does with lead events. Called inside the inbound worker's transaction
