@@ -91,16 +91,25 @@ async function sender(kind: Kind, numbers: number, perNumber: number): Promise<n
   }
 }
 
-/** Recipients per second a campaign's start freezes. */
+/**
+ * Recipients per second a campaign's start freezes: the fastest of three campaigns started one
+ * after another over the same contacts (the engine is stopped, so none of them sends). A freeze
+ * lasts about a second, and one pause of the embedded engine's garbage collector inside it moved
+ * a single measurement by half.
+ */
 async function freeze(kind: Kind, size: number): Promise<number> {
   const stack = await startStack(kind);
   try {
     const { world } = await addNumber(stack, 80, 0);
     await insertContacts(stack.database.db, stack.userId, world.kommoAccountId, size, 1);
     await stack.engine.stop();
-    const { started, seconds } = await startTimed(stack, world, 'Congelar');
-    expect(started.total_recipients).toBe(size);
-    return size / seconds;
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const { started, seconds } = await startTimed(stack, world, `Congelar ${i + 1}`);
+      expect(started.total_recipients).toBe(size);
+      best = Math.min(best, seconds);
+    }
+    return size / best;
   } finally {
     await stack.close();
   }
