@@ -3,9 +3,10 @@
 # runtime stage keeps production dependencies, the TypeScript sources (run through tsx, no
 # server build step) and the bundle, and runs as the unprivileged `node` user.
 # ops/dockerfile-steps.mjs replays these steps outside a container (CI has no Docker daemon):
-# keep every instruction on one line so it can read them.
+# keep every instruction on one line so it can read them. The runtime is Node 24 LTS (Node 20 left
+# support on 30 April 2026); the replay runs on the Node major named in FROM, or fails.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contract/package.json contract/
@@ -20,7 +21,7 @@ COPY web web
 RUN npm run build
 RUN npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 WORKDIR /app
 COPY --from=build /app/package.json ./

@@ -155,6 +155,11 @@ function freePort() {
 }
 
 async function runtimeChecks(stage) {
+  // The replay runs on this machine's `node`: it stands for the image only when it is the
+  // image's major (CI puts Node 24 first on PATH for this step).
+  const wanted = /^node:(\d+)/.exec(stage.base)?.[1];
+  const running = process.versions.node.split('.')[0];
+  check('the replay runs on the Node major the image is built FROM', !!wanted && wanted === running, `image ${wanted ?? '?'}, here ${running}`);
   check('the runtime stage runs as a non-root user', !!stage.user && !['root', '0'].includes(stage.user), stage.user);
   const port = await freePort();
   const env = {
