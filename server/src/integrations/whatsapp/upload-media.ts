@@ -1,4 +1,3 @@
-import { FormData } from 'undici';
 import { ACCESS_TOKEN_PATTERN } from '@masivo/contract/common';
 import { postUpload } from './upload-request';
 
@@ -20,6 +19,7 @@ export class MediaUploadError extends Error {}
 
 export async function uploadMedia(u: MediaUpload): Promise<string> {
   if (!ACCESS_TOKEN_PATTERN.test(u.accessToken)) throw new MediaUploadError('el token de acceso guardado no es válido');
+  // The runtime's own FormData and Blob: postUpload encodes them with the runtime's Request.
   const form = new FormData();
   form.set('messaging_product', 'whatsapp');
   form.set('type', u.mime);

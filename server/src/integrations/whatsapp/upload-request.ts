@@ -1,4 +1,4 @@
-import { request, type FormData } from 'undici';
+import { request } from 'undici';
 import { isTimeout } from '../timeouts';
 
 /** Uploads carry files: a longer wait than the Graph client's JSON calls. */
@@ -22,12 +22,22 @@ export async function postUpload(
   body: Buffer | FormData | undefined,
   fail: (reason: string) => Error,
 ): Promise<Record<string, unknown>> {
+  let payload: Buffer | undefined;
+  let contentType: Record<string, string> = {};
+  if (body instanceof FormData) {
+    // A multipart body is encoded by the runtime's own Request, then sent as bytes: the undici
+    // package's request never finished a body of the runtime's FormData with a Blob in it on
+    // Node 24 (the two undicis disagree on Blob). The files are already in memory.
+    const encoded = new Request('http://localhost/', { method: 'POST', body });
+    payload = Buffer.from(await encoded.arrayBuffer());
+    contentType = { 'content-type': encoded.headers.get('content-type')! };
+  } else payload = body;
   let res;
   try {
     res = await request(url, {
       method: 'POST',
-      headers: { accept: 'application/json', ...headers },
-      body,
+      headers: { accept: 'application/json', ...headers, ...contentType },
+      body: payload,
       headersTimeout: UPLOAD_TIMEOUT_MS,
       bodyTimeout: UPLOAD_TIMEOUT_MS,
       signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS + 1_000),
