@@ -39,7 +39,11 @@ export function normaliseBlacklistPhone(raw: string, country: CountryCode | unde
   return (country ? toE164(trimmed, country) : null) ?? toE164(trimmed);
 }
 
-export function createBlacklistService(db: Db) {
+/**
+ * `reads` serves the list and the search, which tolerate lag (the read replica's `ctx.readDb`);
+ * adding, removing and the check (asked before acting on a number) use `db`, the primary.
+ */
+export function createBlacklistService(db: Db, reads: Db = db) {
   async function accountCountry(userId: number, accountId: number) {
     const account = await ownedAccount(db, userId, accountId);
     return countryOfAccount(account);
@@ -48,8 +52,8 @@ export function createBlacklistService(db: Db) {
 
   return {
     async list(userId: number, accountId: number): Promise<BlacklistEntry[]> {
-      await ownedAccount(db, userId, accountId);
-      const rows = await db
+      await ownedAccount(reads, userId, accountId);
+      const rows = await reads
         .select()
         .from(blacklist)
         .where(owned(userId, accountId))
@@ -95,7 +99,7 @@ export function createBlacklistService(db: Db) {
 
     /** Matches the phone as shown, its digits (any format typed), or the reason. */
     async search(userId: number, accountId: number, query: string | undefined): Promise<BlacklistEntry[]> {
-      await ownedAccount(db, userId, accountId);
+      await ownedAccount(reads, userId, accountId);
       const q = (query ?? '').trim();
       const digits = q.replace(/\D/g, '');
       const match = q
@@ -105,7 +109,7 @@ export function createBlacklistService(db: Db) {
             ...(digits.length >= 3 ? [ilike(blacklist.phoneKey, likePattern(digits))] : []),
           )
         : undefined;
-      const rows = await db
+      const rows = await reads
         .select()
         .from(blacklist)
         .where(and(owned(userId, accountId), match))
