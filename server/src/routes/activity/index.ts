@@ -56,8 +56,9 @@ export default async function activityRoutes(fastify: FastifyInstance) {
       schema: { tags: ['campaigns'], params: idParamsSchema, querystring: campaignActivityQuerySchema, response: { 200: activityPageSchema } },
     },
     async (request) => {
-      // Another organisation's campaign is a 404, as on every campaign route.
-      const campaign = await loadCampaignRow(ctx.readDb, request.orgId, request.params.id);
+      // Another organisation's campaign is a 404, as on every campaign route (asked of the
+      // primary: a campaign created a moment ago has a timeline).
+      const campaign = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
       const page = await listActivity(ctx.readDb, request.orgId, {
         ...request.query,
         target_type: 'campaign',

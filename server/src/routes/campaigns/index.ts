@@ -50,7 +50,8 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   await app.register(campaignResultsRoutes);
 
   // Lists, counts, charts and exports read the replica (`readDb`); a single campaign, which the
-  // screens open right after creating or starting it, and every write stay on the primary.
+  // screens open right after creating or starting it, its existence checks, and every write stay
+  // on the primary.
   app.get('/', { config: { permission: 'campaigns.view', scope: { list: { field: 'whatsapp_account_id', kind: 'whatsapp' } } }, schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
     listCampaigns(ctx.readDb, request.orgId),
   );
@@ -159,6 +160,6 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   app.get(
     '/:id/messages',
     { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
-    (request) => listMessages(ctx.readDb, request.orgId, request.params.id, request.query),
+    (request) => listMessages(ctx.db, request.orgId, request.params.id, request.query, ctx.readDb),
   );
 }

@@ -24,9 +24,9 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
     '/:id/results.csv',
     { config: { permission: 'contacts.export', scope: { params: { id: 'campaign' } }, activity: 'campaign.results_export' }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
     async (request, reply) => {
-      // Everything that can refuse (missing campaign, bad group) runs before the first byte.
-      // An export tolerates lag: it reads the replica (`readDb`); its activity entry goes to the primary.
-      const { campaign, where } = await resultsExportPlan(ctx.readDb, request.orgId, request.params.id, request.query);
+      // Everything that can refuse (missing campaign, bad group) runs before the first byte, on
+      // the primary; the rows tolerate lag and come from the replica (`readDb`).
+      const { campaign, where } = await resultsExportPlan(ctx.db, request.orgId, request.params.id, request.query);
       const counted = { rows: 0 };
       const rows = exportResultsCsv(ctx.readDb, { userId: request.orgId, campaign, where, format: request.query.format, counted });
       const stream = Readable.from(
@@ -47,7 +47,7 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
   app.get(
     '/:id/follow-up/count',
     { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: followUpCountQuerySchema, response: { 200: followUpCountSchema } } },
-    (request) => countFollowUp(ctx.readDb, request.orgId, request.params.id, request.query),
+    (request) => countFollowUp(ctx.db, request.orgId, request.params.id, request.query),
   );
 
   app.post(

@@ -14,6 +14,6 @@ export default async function campaignStatsRoutes(fastify: FastifyInstance) {
   app.get(
     '/:id/stats',
     { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
-    (request) => campaignStats(ctx.readDb, request.orgId, request.params.id, request.query),
+    (request) => campaignStats(ctx.db, request.orgId, request.params.id, request.query, ctx.readDb),
   );
 }

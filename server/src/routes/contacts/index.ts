@@ -42,8 +42,9 @@ function screenCount(c: ScreenCount) {
 /** Spec §7 "Contacts", under /api/contacts. */
 export default async function contactRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // Every contacts read (lists, counts, filter options, export) tolerates lag: the replica's (`readDb`).
-  const contacts = createContactsService(app.ctx.readDb, { estimates: app.ctx.database.kind === 'postgres' });
+  // Every contacts read (lists, counts, filter options, export) tolerates lag: the replica's
+  // (`readDb`); only the account's ownership is asked of the primary.
+  const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres', reads: app.ctx.readDb });
   const tags = ['contacts'];
 
   app.get('/', { config: { permission: 'contacts.view', scope: { query: { account_id: 'kommo' } } }, schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) => {

@@ -41,7 +41,8 @@ export function normaliseBlacklistPhone(raw: string, country: CountryCode | unde
 
 /**
  * `reads` serves the list and the search, which tolerate lag (the read replica's `ctx.readDb`);
- * adding, removing and the check (asked before acting on a number) use `db`, the primary.
+ * the account's ownership, adding, removing and the check (asked before acting on a number) use
+ * `db`, the primary.
  */
 export function createBlacklistService(db: Db, reads: Db = db) {
   async function accountCountry(userId: number, accountId: number) {
@@ -52,7 +53,7 @@ export function createBlacklistService(db: Db, reads: Db = db) {
 
   return {
     async list(userId: number, accountId: number): Promise<BlacklistEntry[]> {
-      await ownedAccount(reads, userId, accountId);
+      await ownedAccount(db, userId, accountId);
       const rows = await reads
         .select()
         .from(blacklist)
@@ -99,7 +100,7 @@ export function createBlacklistService(db: Db, reads: Db = db) {
 
     /** Matches the phone as shown, its digits (any format typed), or the reason. */
     async search(userId: number, accountId: number, query: string | undefined): Promise<BlacklistEntry[]> {
-      await ownedAccount(reads, userId, accountId);
+      await ownedAccount(db, userId, accountId);
       const q = (query ?? '').trim();
       const digits = q.replace(/\D/g, '');
       const match = q
