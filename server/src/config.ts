@@ -11,6 +11,16 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A read replica of DATABASE_URL (PostgreSQL only): lists, counts, charts and exports read
+   * from it (`ctx.readDb`); unset (or blank), every read stays on DATABASE_URL.
+   */
+  DATABASE_READ_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => !v || /^postgres(ql)?:\/\/\S+$/.test(v), 'DATABASE_READ_URL: una dirección postgres://… de la réplica de lectura'),
   DATA_DIR: z.string().default('./data'),
   APP_SECRET: z.string().min(16).optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),

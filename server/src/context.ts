@@ -26,6 +26,12 @@ export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
+  /**
+   * For reads that tolerate a moment of lag (lists, counts, dashboards, charts, exports): the
+   * read replica's pool with DATABASE_READ_URL, otherwise the very same object as `db`. Writes,
+   * sign-in, the sender, the inbox and any read a write depends on use `db`.
+   */
+  readDb: Db;
   secrets: SecretBox;
   tokens: TokenService;
   auth: AuthService;
@@ -62,6 +68,7 @@ export function createContext(config: Config, database: Database): AppContext {
     config,
     database,
     db: database.db,
+    readDb: database.readDb,
     secrets: createSecretBox(config.APP_SECRET),
     tokens,
     auth: createAuthService(

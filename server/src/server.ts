@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ensurePrivateDir, loadConfig, type Config } from './config';
 import { createContext, type AppContext } from './context';
-import { openDatabase } from './db/client';
+import { openDatabase, READ_URL_NEEDS_POSTGRES } from './db/client';
 import { migrate } from './db/migrate';
 import type { BackgroundWork } from './engine/background-work';
 import { startBackgroundWork } from './engine/index';
@@ -28,6 +28,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   if (config.ROLE !== 'all' && !config.DATABASE_URL) {
     throw new Error('ROLE=api y ROLE=worker necesitan DATABASE_URL (PostgreSQL): la base embebida admite un solo proceso');
   }
+  if (config.DATABASE_READ_URL && !config.DATABASE_URL) throw new Error(READ_URL_NEEDS_POSTGRES);
   // The embedded database lives in the data directory: owner-only, like the secret.
   if (!config.DATABASE_URL) {
     ensurePrivateDir(config.DATA_DIR);
@@ -35,6 +36,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   }
   const database = await openDatabase({
     url: config.DATABASE_URL,
+    readUrl: config.DATABASE_READ_URL,
     dataDir: config.DATA_DIR,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,

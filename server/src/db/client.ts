@@ -13,6 +13,11 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;
+  /**
+   * Where reads that tolerate lag go (lists, counts, charts, exports): a second pool on the
+   * read replica when `readUrl` was given, otherwise this same `db`, at no cost.
+   */
+  readDb: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -20,6 +25,11 @@ export interface Database {
 export interface DatabaseOptions {
   /** postgres://… ; unset means embedded PGlite. */
   url?: string;
+  /**
+   * PostgreSQL only: a read replica's postgres://… for `readDb` (DATABASE_READ_URL). Opened
+   * with the same settings as the primary (search path, timeouts, pool size).
+   */
+  readUrl?: string;
   /** PGlite folder; unset with no url means in memory (tests). */
   dataDir?: string;
   /** PostgreSQL schema to use (tests isolate each file in its own schema). */
@@ -48,9 +58,22 @@ export async function allowLongStatements(tx: Pick<Db, 'execute'>, ms = LONG_STA
   await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(0, Math.floor(ms))}`));
 }
 
+/** A replica without a primary PostgreSQL: refused at start rather than silently ignored. */
+export const READ_URL_NEEDS_POSTGRES = 'DATABASE_READ_URL necesita DATABASE_URL: la réplica de lectura es de un PostgreSQL; la base embebida no tiene réplicas';
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  if (opts.url) return openPostgres(opts);
-  return openPglite(opts);
+  if (opts.readUrl && !opts.url) throw new Error(READ_URL_NEEDS_POSTGRES);
+  if (!opts.url) return openPglite(opts);
+  const primary = await openPostgres(opts);
+  if (!opts.readUrl) return primary;
+  const replica = await openPostgres({ ...opts, url: opts.readUrl });
+  return {
+    ...primary,
+    readDb: replica.db,
+    close: async () => {
+      await Promise.all([primary.close(), replica.close()]);
+    },
+  };
 }
 
 async function openPglite(opts: DatabaseOptions): Promise<Database> {
@@ -78,6 +101,7 @@ async function openPglite(opts: DatabaseOptions): Promise<Database> {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
+    readDb: db,
     kind: 'pglite',
     close: () => client.close(),
   };
@@ -101,6 +125,7 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
+    readDb: db,
     kind: 'postgres',
     close: () => pool.end(),
   };

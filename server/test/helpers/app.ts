@@ -29,12 +29,14 @@ export interface TestApp {
 
 /**
  * A fresh database per test file: in-memory PGlite by default, or a private schema in
- * the PostgreSQL of TEST_DATABASE_URL, so the same suite runs on both engines.
+ * the PostgreSQL of TEST_DATABASE_URL, so the same suite runs on both engines. `readUrl` opens
+ * `readDb` on another PostgreSQL login (a read-only role stands in for a replica) with the same
+ * private schema; on PGlite it is refused, as DATABASE_READ_URL is without DATABASE_URL.
  */
-export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(opts: { readUrl?: string } = {}): Promise<{ database: Database; drop(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const database = await openDatabase({});
+    const database = await openDatabase({ readUrl: opts.readUrl });
     return { database, drop: () => database.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -42,7 +44,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   await admin.connect();
   await admin.query('create extension if not exists pg_trgm');
   await admin.query(`create schema ${schema}`);
-  const database = await openDatabase({ url, searchPath: schema, poolSize: 5, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
+  const database = await openDatabase({ url, readUrl: opts.readUrl, searchPath: schema, poolSize: 5, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 });
   return {
     database,
     async drop() {
@@ -65,8 +67,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** `overrides.DATABASE_READ_URL` gives the app a `readDb` of its own (see openTestDatabase). */
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase();
+  const { database, drop } = await openTestDatabase({ readUrl: overrides.DATABASE_READ_URL });
   await migrate(database);
   const ctx = createContext(testConfig(overrides), database);
   const app = await buildApp(ctx);

@@ -13,7 +13,9 @@ const tags = ['activity'];
 /**
  * The activity log, read only: the organisation's page and CSV, and a campaign's timeline.
  * There is deliberately no PUT, PATCH or DELETE here: entries are append-only, and only the
- * retention sweep (engine/activity-retention.ts) removes old ones. Mounted under /api.
+ * retention sweep (engine/activity-retention.ts) removes old ones. Mounted under /api. Every
+ * read here tolerates lag and goes to the replica (`readDb`); the export's own entry is written
+ * on the primary.
  */
 export default async function activityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -22,7 +24,7 @@ export default async function activityRoutes(fastify: FastifyInstance) {
   app.get(
     '/activity',
     { config: { permission: 'organization.manage' }, schema: { tags, querystring: activityQuerySchema, response: { 200: activityPageSchema } } },
-    (request) => listActivity(ctx.db, request.orgId, request.query),
+    (request) => listActivity(ctx.readDb, request.orgId, request.query),
   );
 
   app.get(
@@ -31,7 +33,7 @@ export default async function activityRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { format, ...filter } = request.query;
       const counted = { rows: 0 };
-      const rows = exportActivityCsv(ctx.db, { orgId: request.orgId, filter, format, counted });
+      const rows = exportActivityCsv(ctx.readDb, { orgId: request.orgId, filter, format, counted });
       // The export is itself an entry, with its filter and row count.
       const logged = loggedExport(request, rows, (complete) => ({
         action: 'activity.export',
@@ -54,9 +56,10 @@ export default async function activityRoutes(fastify: FastifyInstance) {
       schema: { tags: ['campaigns'], params: idParamsSchema, querystring: campaignActivityQuerySchema, response: { 200: activityPageSchema } },
     },
     async (request) => {
-      // Another organisation's campaign is a 404, as on every campaign route.
+      // Another organisation's campaign is a 404, as on every campaign route (asked of the
+      // primary: a campaign created a moment ago has a timeline).
       const campaign = await loadCampaignRow(ctx.db, request.orgId, request.params.id);
-      const page = await listActivity(ctx.db, request.orgId, {
+      const page = await listActivity(ctx.readDb, request.orgId, {
         ...request.query,
         target_type: 'campaign',
         target_id: String(campaign.id),

@@ -16,7 +16,7 @@ import { createBlacklistService } from '../../services/blacklist/blacklist-servi
 /** Spec §7 "Blacklist", under /api/blacklist. */
 export default async function blacklistRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const service = createBlacklistService(app.ctx.db);
+  const service = createBlacklistService(app.ctx.db, app.ctx.readDb);
   const tags = ['blacklist'];
 
   app.get('/:accountId', { config: { permission: 'contacts.view', scope: { params: { accountId: 'kommo' } } }, schema: { tags, params: accountParamsSchema, response: { 200: z.array(blacklistEntrySchema) } } }, (req) =>

@@ -49,8 +49,11 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   await app.register(campaignStatsRoutes);
   await app.register(campaignResultsRoutes);
 
+  // Lists, counts, charts and exports read the replica (`readDb`); a single campaign, which the
+  // screens open right after creating or starting it, its existence checks, and every write stay
+  // on the primary.
   app.get('/', { config: { permission: 'campaigns.view', scope: { list: { field: 'whatsapp_account_id', kind: 'whatsapp' } } }, schema: { tags, response: { 200: z.array(campaignSchema) } } }, (request) =>
-    listCampaigns(ctx.db, request.orgId),
+    listCampaigns(ctx.readDb, request.orgId),
   );
 
   app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createAnyCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
@@ -157,6 +160,6 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   app.get(
     '/:id/messages',
     { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignMessagesQuerySchema, response: { 200: campaignMessagesPageSchema } } },
-    (request) => listMessages(ctx.db, request.orgId, request.params.id, request.query),
+    (request) => listMessages(ctx.db, request.orgId, request.params.id, request.query, ctx.readDb),
   );
 }

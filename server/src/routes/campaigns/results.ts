@@ -24,10 +24,11 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
     '/:id/results.csv',
     { config: { permission: 'contacts.export', scope: { params: { id: 'campaign' } }, activity: 'campaign.results_export' }, schema: { tags, params: idParamsSchema, querystring: campaignResultsQuerySchema } },
     async (request, reply) => {
-      // Everything that can refuse (missing campaign, bad group) runs before the first byte.
+      // Everything that can refuse (missing campaign, bad group) runs before the first byte, on
+      // the primary; the rows tolerate lag and come from the replica (`readDb`).
       const { campaign, where } = await resultsExportPlan(ctx.db, request.orgId, request.params.id, request.query);
       const counted = { rows: 0 };
-      const rows = exportResultsCsv(ctx.db, { userId: request.orgId, campaign, where, format: request.query.format, counted });
+      const rows = exportResultsCsv(ctx.readDb, { userId: request.orgId, campaign, where, format: request.query.format, counted });
       const stream = Readable.from(
         loggedExport(request, rows, (complete) => ({
           action: 'campaign.results_export',

@@ -6,7 +6,7 @@ import { campaignStats } from '../../services/campaigns/campaign-stats';
 
 const tags = ['campaigns'];
 
-/** A campaign's charts (timeline, funnel, failures by Meta code). */
+/** A campaign's charts (timeline, funnel, failures by Meta code), read from the replica (`readDb`). */
 export default async function campaignStatsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
@@ -14,6 +14,6 @@ export default async function campaignStatsRoutes(fastify: FastifyInstance) {
   app.get(
     '/:id/stats',
     { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, querystring: campaignStatsQuerySchema, response: { 200: campaignStatsSchema } } },
-    (request) => campaignStats(ctx.db, request.orgId, request.params.id, request.query),
+    (request) => campaignStats(ctx.db, request.orgId, request.params.id, request.query, ctx.readDb),
   );
 }

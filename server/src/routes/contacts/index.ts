@@ -42,7 +42,9 @@ function screenCount(c: ScreenCount) {
 /** Spec §7 "Contacts", under /api/contacts. */
 export default async function contactRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres' });
+  // Every contacts read (lists, counts, filter options, export) tolerates lag: the replica's
+  // (`readDb`); only the account's ownership is asked of the primary.
+  const contacts = createContactsService(app.ctx.db, { estimates: app.ctx.database.kind === 'postgres', reads: app.ctx.readDb });
   const tags = ['contacts'];
 
   app.get('/', { config: { permission: 'contacts.view', scope: { query: { account_id: 'kommo' } } }, schema: { tags, querystring: listContactsQuerySchema, response: { 200: filteredContactsResponseSchema } } }, (req) => {
@@ -149,7 +151,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
       const fieldNames = await contacts.exportFieldNames(req.orgId, account.id);
       const date = new Date().toISOString().slice(0, 10);
       const counted = { rows: 0 };
-      const rows = exportContactsCsv(app.ctx.db, { userId: req.orgId, accountId: account.id, filter: body, fieldNames, format: body.format, counted });
+      const rows = exportContactsCsv(app.ctx.readDb, { userId: req.orgId, accountId: account.id, filter: body, fieldNames, format: body.format, counted });
       const stream = Readable.from(
         loggedExport(req, rows, (complete) => ({
           action: 'contacts.export',

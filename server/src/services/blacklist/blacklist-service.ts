@@ -39,7 +39,12 @@ export function normaliseBlacklistPhone(raw: string, country: CountryCode | unde
   return (country ? toE164(trimmed, country) : null) ?? toE164(trimmed);
 }
 
-export function createBlacklistService(db: Db) {
+/**
+ * `reads` serves the list and the search, which tolerate lag (the read replica's `ctx.readDb`);
+ * the account's ownership, adding, removing and the check (asked before acting on a number) use
+ * `db`, the primary.
+ */
+export function createBlacklistService(db: Db, reads: Db = db) {
   async function accountCountry(userId: number, accountId: number) {
     const account = await ownedAccount(db, userId, accountId);
     return countryOfAccount(account);
@@ -49,7 +54,7 @@ export function createBlacklistService(db: Db) {
   return {
     async list(userId: number, accountId: number): Promise<BlacklistEntry[]> {
       await ownedAccount(db, userId, accountId);
-      const rows = await db
+      const rows = await reads
         .select()
         .from(blacklist)
         .where(owned(userId, accountId))
@@ -105,7 +110,7 @@ export function createBlacklistService(db: Db) {
             ...(digits.length >= 3 ? [ilike(blacklist.phoneKey, likePattern(digits))] : []),
           )
         : undefined;
-      const rows = await db
+      const rows = await reads
         .select()
         .from(blacklist)
         .where(and(owned(userId, accountId), match))

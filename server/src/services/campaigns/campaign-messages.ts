@@ -32,8 +32,11 @@ interface RawMessage {
   due_at: string | null;
 }
 
-/** One page of a campaign's recipients in a stable order, optionally of one status. */
-export async function listMessages(db: Db, userId: number, id: number, query: CampaignMessagesQuery): Promise<CampaignMessagesPage> {
+/**
+ * One page of a campaign's recipients in a stable order, optionally of one status. The campaign
+ * is looked up on `db` (the primary); the page is read from `reads` (the route's `ctx.readDb`).
+ */
+export async function listMessages(db: Db, userId: number, id: number, query: CampaignMessagesQuery, reads: Db = db): Promise<CampaignMessagesPage> {
   await loadCampaignRow(db, userId, id);
   const page = query.page ?? 1;
   const limit = query.limit ?? 50;
@@ -42,9 +45,9 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
   const group = recipientGroupWhere(query);
   if (group) conditions.push(group);
   const where = sql.join(conditions, sql` and `);
-  const [count] = await rowsOf<{ n: number | string }>(db, sql`select count(*)::int as n from campaign_recipients r where ${where}`);
+  const [count] = await rowsOf<{ n: number | string }>(reads, sql`select count(*)::int as n from campaign_recipients r where ${where}`);
   const rows = await rowsOf<RawMessage>(
-    db,
+    reads,
     sql`select r.id, r.contact_id, c.name as contact_name, coalesce(r.phone, c.phone_raw) as phone, r.status,
           r.error_code, r.error_message, r.wamid, r.attempts,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,

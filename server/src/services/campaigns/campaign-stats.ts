@@ -45,13 +45,16 @@ interface Totals {
  * freeze recorded as skipped. A freeze-skipped row is never claimed (attempts = 0), while the
  * sender's own skips (a number blacklisted after the freeze) come after a claim, so they were
  * attempted.
+ *
+ * The campaign is looked up on `db` (the primary: one created a moment ago is never a 404); the
+ * three statements run on `reads`, the route's `ctx.readDb`, since charts tolerate lag.
  */
-export async function campaignStats(db: Db, userId: number, id: number, query: CampaignStatsQuery): Promise<CampaignStats> {
+export async function campaignStats(db: Db, userId: number, id: number, query: CampaignStatsQuery, reads: Db = db): Promise<CampaignStats> {
   await loadCampaignRow(db, userId, id);
   const zone = query.tz ?? 'UTC';
   const mine = sql`r.campaign_id = ${id} and r.user_id = ${userId}::int`;
   const [t] = await rowsOf<Totals>(
-    db,
+    reads,
     sql`select
           (count(*) filter (where not (r.status = 'skipped' and r.attempts = 0)))::int as attempted,
           count(coalesce(r.sent_at, r.delivered_at, r.read_at))::int as sent,
@@ -80,7 +83,7 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
     // naturally in the operator's zone; every bucket between the first and the last is listed.
     const bin = (ts: SQL) => sql`date_bin(${width}, ${ts} at time zone ${zone}::text, timestamp '2000-01-01')`;
     const points = await rowsOf<{ at: string; sent: number; delivered: number; read: number }>(
-      db,
+      reads,
       sql`with minutes as (
             select date_bin('1 minute', e.ts, ${ORIGIN}) as m, e.kind, count(*)::int as n
             from campaign_recipients r
@@ -105,7 +108,7 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
   }
 
   const failed = await rowsOf<{ code: number | null; n: number; message: string | null }>(
-    db,
+    reads,
     sql`select r.error_code as code, count(*)::int as n, min(r.error_message) as message
         from campaign_recipients r where ${mine} and r.status = 'failed'
         group by r.error_code order by n desc, r.error_code nulls last`,

@@ -46,10 +46,14 @@ export function userContactsSql(userId: number, page: Page) {
   };
 }
 
-export function createContactsService(db: Db, opts: CountOptions = {}) {
+export function createContactsService(db: Db, opts: CountOptions & { reads?: Db } = {}) {
+  // Figures, lists and values come from `reads` (the read replica's `ctx.readDb` when the route
+  // passes it); the account's ownership is asked of `db`, the primary, so an account connected a
+  // moment ago is never a 404.
+  const reads = opts.reads ?? db;
   // Spec §9 caches the recipient count for 30 s; keyed by the data version instead (count-cache.ts),
   // every count is answered from memory until the account's contacts change, and is never stale.
-  const counts = createCountCache(db, opts);
+  const counts = createCountCache(reads, opts);
   const cachedCount = counts.count;
   const filterOptionsCache = createVersionedCache<FilterOptions>(500);
 
@@ -59,7 +63,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
     async filtered(userId: number, accountId: number, filter: ContactFilterInput, page: Page) {
       await ownedAccount(db, userId, accountId);
       const p = { userId, accountId, filter };
-      const [contacts, total] = await Promise.all([listContacts(db, { ...p, ...page }), cachedCount(userId, accountId, filter)]);
+      const [contacts, total] = await Promise.all([listContacts(reads, { ...p, ...page }), cachedCount(userId, accountId, filter)]);
       return { contacts, total: total.count, ...(total.approximate ? { total_approximate: true } : {}), limit: page.limit, offset: page.offset };
     },
 
@@ -67,7 +71,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
     async list(userId: number, accountId: number | undefined, page: Page) {
       if (accountId !== undefined) return this.filtered(userId, accountId, {}, page);
       const q = userContactsSql(userId, page);
-      const [list, [{ n }]] = await Promise.all([rowsOf<Parameters<typeof toContactRow>[0]>(db, q.list), rowsOf<{ n: number }>(db, q.count)]);
+      const [list, [{ n }]] = await Promise.all([rowsOf<Parameters<typeof toContactRow>[0]>(reads, q.list), rowsOf<{ n: number }>(reads, q.count)]);
       return { contacts: list.map(toContactRow), total: Number(n), limit: page.limit, offset: page.offset };
     },
 
@@ -84,7 +88,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
 
     async tags(userId: number, accountId: number): Promise<string[]> {
       await ownedAccount(db, userId, accountId);
-      const list = await db
+      const list = await reads
         .select({ name: contactTags.name })
         .from(contactTags)
         .where(eq(contactTags.accountId, accountId))
@@ -94,7 +98,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
 
     async customFields(userId: number, accountId: number): Promise<CustomFieldInfo[]> {
       const account = await ownedAccount(db, userId, accountId);
-      return filterableFields(db, accountId, account.phoneFieldId);
+      return filterableFields(reads, accountId, account.phoneFieldId);
     },
 
     /**
@@ -111,7 +115,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
       const where = contactFilterSql({ userId, accountId, filter: opts.filter ?? {} });
       const search = opts.search?.trim() ? sql`and (c.custom_fields ->> ${field}) ilike ${likePattern(opts.search.trim())}` : sql``;
       const list = await rowsOf<{ value: string; count: number }>(
-        db,
+        reads,
         sql`select c.custom_fields ->> ${field} as value, count(*)::int as count
             from contacts c where ${where} and c.custom_fields ? ${field} ${search}
             group by 1 order by 2 desc, 1 limit ${opts.limit}`,
@@ -125,16 +129,16 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
      */
     async filterOptions(userId: number, accountId: number): Promise<FilterOptions> {
       const account = await ownedAccount(db, userId, accountId);
-      const version = await contactDataVersion(db, accountId);
+      const version = await contactDataVersion(reads, accountId);
       return filterOptionsCache.get(accountId, version, String(userId), async () => {
-        const fields = (await filterableFields(db, accountId, account.phoneFieldId)).slice(0, FILTER_OPTIONS_MAX_FIELDS);
+        const fields = (await filterableFields(reads, accountId, account.phoneFieldId)).slice(0, FILTER_OPTIONS_MAX_FIELDS);
         const names = fields.map((f) => f.name);
         const [tagList, values, [{ n }]] = await Promise.all([
           this.tags(userId, accountId),
           names.length === 0
             ? Promise.resolve([])
             : rowsOf<{ key: string; value: string; total_values: number }>(
-                db,
+                reads,
                 sql`select key, value, total_values from (
                       select key, value, row_number() over (partition by key order by n desc, value) as rn,
                              count(*) over (partition by key) as total_values
@@ -148,7 +152,7 @@ export function createContactsService(db: Db, opts: CountOptions = {}) {
                             group by 1, 2) counted) ranked
                     where rn <= ${FILTER_OPTIONS_MAX_VALUES} order by key, rn`,
               ),
-          rowsOf<{ n: number }>(db, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
+          rowsOf<{ n: number }>(reads, sql`select count(*)::int n from contacts c where c.user_id = ${userId} and c.account_id = ${accountId}`),
         ]);
         const byField = new Map<string, { values: string[]; total: number }>();
         for (const v of values) {

@@ -73,9 +73,10 @@ export function createTemplateService(ctx: AppContext) {
       return { success: results.every((r) => r.success), results };
     },
 
+    /** The list (and the status summary built on it) tolerates lag: it reads the replica (`readDb`). */
     async listByAccount(userId: number, whatsappAccountId: number): Promise<Template[]> {
       await accounts.owned(userId, whatsappAccountId);
-      const rows = await db
+      const rows = await ctx.readDb
         .select()
         .from(templates)
         .where(and(eq(templates.whatsappAccountId, whatsappAccountId), eq(templates.userId, userId)))
