@@ -32,7 +32,7 @@ import type { Config } from '../config';
  */
 
 export { SpanKind };
-export type { Span };
+export type { Span, SpanContext };
 
 let tracer: Tracer | null = null;
 /** HMAC key of recipient trace ids: derived from APP_SECRET, which every process shares. */
@@ -47,9 +47,15 @@ export interface Tracing {
   readonly enabled: boolean;
   /** Exports what is buffered now (tests; the shutdown does it too). */
   forceFlush(): Promise<void>;
-  /** Exports what is buffered and unregisters the SDK; tracing is off afterwards. */
-  shutdown(): Promise<void>;
+  /**
+   * Exports what is buffered and unregisters the SDK; tracing is off afterwards. Waits at most
+   * `budgetMs` for the collector: an unreachable one must not hold up the process's exit.
+   */
+  shutdown(budgetMs?: number): Promise<void>;
 }
+
+/** How long the shutdown waits for the last spans' export (SHUTDOWN_BUDGET_MS is 8 s in all). */
+const SHUTDOWN_EXPORT_MS = 2_000;
 
 const OFF: Tracing = { enabled: false, forceFlush: async () => undefined, shutdown: async () => undefined };
 
@@ -82,13 +88,15 @@ export async function startTracing(config: TracingConfig): Promise<Tracing> {
   return {
     enabled: true,
     forceFlush: () => provider.forceFlush(),
-    shutdown: () =>
+    shutdown: (budgetMs = SHUTDOWN_EXPORT_MS) =>
       (stopped ??= (async () => {
         tracer = null;
         recipientKey = null;
+        let timer: NodeJS.Timeout | undefined;
         try {
-          await provider.shutdown();
+          await Promise.race([provider.shutdown(), new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))]);
         } finally {
+          clearTimeout(timer);
           trace.disable();
           context.disable();
           propagation.disable();
