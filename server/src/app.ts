@@ -12,6 +12,7 @@ import { recordActivity } from './services/activity/activity-log';
 import { registerErrorHandling } from './plugins/errors';
 import { registerMetrics } from './plugins/metrics';
 import { registerOpenApi } from './plugins/openapi';
+import { registerTracing } from './plugins/tracing';
 import { registerNulCharacterGuard } from './plugins/reject-nul-characters';
 import { registerWebApp } from './plugins/web-app';
 import { registerRoutes } from './routes/index';
@@ -44,6 +45,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   app.addHook('onClose', () => ctx.mailer.idle());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First: the request's span is active for every later hook and the handler.
+  registerTracing(app);
   registerErrorHandling(app);
   registerNulCharacterGuard(app);
   registerMetrics(app);

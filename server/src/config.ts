@@ -95,6 +95,23 @@ const envSchema = z.object({
     .enum(['0', '1'], { error: 'WEBHOOKS_ALLOW_PRIVATE_HOSTS: 0 o 1' })
     .default('0')
     .transform((v) => v === '1'),
+  /**
+   * OpenTelemetry (lib/tracing.ts): set, traces go to `<endpoint>/v1/traces` over OTLP/HTTP;
+   * unset (or blank), tracing is off and its SDK is never loaded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => !v || /^https?:\/\/[^\s]+$/.test(v), 'OTEL_EXPORTER_OTLP_ENDPOINT: una dirección http:// o https://'),
+  /** The `service.name` of this process's spans. */
+  OTEL_SERVICE_NAME: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => v || 'masivo'),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'APP_SECRET' | 'WHATSAPP_GRAPH_URL'> & {

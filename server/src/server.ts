@@ -7,7 +7,9 @@ import { openDatabase, READ_URL_NEEDS_POSTGRES } from './db/client';
 import { migrate } from './db/migrate';
 import type { BackgroundWork } from './engine/background-work';
 import { startBackgroundWork } from './engine/index';
+import { startTracing } from './lib/tracing';
 import { registerErrorHandling } from './plugins/errors';
+import { registerTracing } from './plugins/tracing';
 import { registerMetrics } from './plugins/metrics';
 import healthRoutes from './routes/health/index';
 
@@ -34,6 +36,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     ensurePrivateDir(config.DATA_DIR);
     ensurePrivateDir(join(config.DATA_DIR, 'pgdata'));
   }
+  // Before anything makes a span; off (and the SDK not loaded) without OTEL_EXPORTER_OTLP_ENDPOINT.
+  const tracing = await startTracing(config);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     readUrl: config.DATABASE_READ_URL,
@@ -73,6 +77,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
       // Senders stop, flush their results and give their numbers back; the sync gives its lease back.
       await work?.stop();
       await database.close();
+      // Last: the spans of everything above are exported before the process exits.
+      await tracing.shutdown().catch((err) => ctx.log.warn({ err }, 'no se pudieron exportar las últimas trazas'));
     })());
   return { ctx, app, url, stop };
 }
@@ -103,6 +109,7 @@ async function closeHttp(app: FastifyInstance, deadline: number) {
 async function buildWorkerApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: ctx.log as FastifyBaseLogger, disableRequestLogging: true });
   app.decorate('ctx', ctx);
+  registerTracing(app);
   registerErrorHandling(app);
   registerMetrics(app);
   await app.register(healthRoutes, { prefix: '/api/health' });

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { failSpan, SpanKind, startSpan, tracingOn, type Span } from '../lib/tracing';
 import * as schema from './schema/index';
 import { PGLITE_OWNER } from './sql';
 
@@ -122,6 +123,8 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  const target = dbTarget(opts.url!);
+  pool.on('connect', (client) => traceQueries(client, target));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -129,6 +132,84 @@ async function openPostgres(opts: DatabaseOptions): Promise<Database> {
     kind: 'postgres',
     close: () => pool.end(),
   };
+}
+
+interface DbTarget {
+  namespace: string;
+  address: string;
+  port: number;
+}
+
+function dbTarget(url: string): DbTarget {
+  try {
+    const u = new URL(url);
+    return { namespace: decodeURIComponent(u.pathname.slice(1)) || 'postgres', address: u.hostname || 'localhost', port: Number(u.port) || 5432 };
+  } catch {
+    return { namespace: 'postgres', address: 'localhost', port: 5432 };
+  }
+}
+
+type QueryArgs = [unknown, ...unknown[]];
+
+/**
+ * With tracing on (lib/tracing.ts), every query of a pooled connection is a client span: the
+ * statement's text (parameters travel apart, so no value is in it), the database and server.
+ * Off, the wrapper costs one call and one check per query. Streams (cursors) pass untraced.
+ * The embedded PGlite is not traced: it is one process with no network between.
+ */
+function traceQueries(client: pg.PoolClient, target: DbTarget) {
+  const query = client.query.bind(client) as (...args: QueryArgs) => unknown;
+  (client as { query: unknown }).query = (...args: QueryArgs) => {
+    if (!tracingOn()) return query(...args);
+    const first = args[0] as string | { text?: string; submit?: unknown } | null;
+    if (!first || (typeof first === 'object' && typeof first.submit === 'function')) return query(...args);
+    const text = (typeof first === 'string' ? first : first.text ?? '').trim();
+    const operation = /^[a-z]+/i.exec(text)?.[0]?.toUpperCase() ?? 'QUERY';
+    const span = startSpan(operation, {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'db.system': 'postgresql',
+        'db.system.name': 'postgresql',
+        'db.namespace': target.namespace,
+        'db.operation.name': operation,
+        'db.query.text': text.length > 4000 ? `${text.slice(0, 4000)}…` : text,
+        'server.address': target.address,
+        'server.port': target.port,
+      },
+    })!;
+    const last = args[args.length - 1];
+    if (typeof last === 'function') {
+      args[args.length - 1] = (err: unknown, res: unknown) => {
+        endQuerySpan(span, err);
+        return (last as (e: unknown, r: unknown) => unknown)(err, res);
+      };
+      return query(...args);
+    }
+    try {
+      return (query(...args) as Promise<unknown>).then(
+        (res) => {
+          span.end();
+          return res;
+        },
+        (err: unknown) => {
+          endQuerySpan(span, err);
+          throw err;
+        },
+      );
+    } catch (err) {
+      endQuerySpan(span, err);
+      throw err;
+    }
+  };
+}
+
+function endQuerySpan(span: Span, err: unknown) {
+  if (err) {
+    const code = (err as { code?: string }).code;
+    if (code) span.setAttribute('db.response.status_code', code);
+    failSpan(span, err, code);
+  }
+  span.end();
 }
 
 export { sql };

@@ -5,6 +5,7 @@ import type { LeadFields } from '@masivo/contract/automation-trigger';
 import type { ContactLike } from '../../services/variables/render';
 import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
 import { withinSendingHours } from './sending-hours-claim';
+import type { SpanContext } from '../../lib/tracing';
 
 export interface ClaimedRecipient {
   id: number;
@@ -16,6 +17,8 @@ export interface ClaimedRecipient {
   contact: ContactLike;
   /** An explicit recipient's own template parameters (0039); null for every other recipient. */
   params?: Record<string, string> | null;
+  /** With tracing on, the span of the claim that took it (the send span links to it). */
+  claimSpan?: SpanContext;
 }
 
 interface RawClaim {

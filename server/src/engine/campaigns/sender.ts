@@ -3,6 +3,7 @@ import { systemicPauseReason } from '../../integrations/whatsapp/send-errors';
 import { isBsuid } from '../../lib/bsuid';
 import { AppError } from '../../lib/errors';
 import type { Metrics } from '../../lib/metrics';
+import { activeSpanContext, failSpan, inSpan, recipientContext, SpanKind, startSpan, tracingOn, withActiveSpan, type Span } from '../../lib/tracing';
 import { buildSendComponents } from '../../services/variables/render';
 import type { SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
 import type { ButtonTarget } from './button-payload';
@@ -275,17 +276,21 @@ export class AccountSender {
     this.inFlight++;
     this.stats.requests++;
     this.lastActiveAt = performance.now();
-    this.messenger
-      .send({
-        phoneNumberId: this.account.phoneNumberId,
-        accessToken: this.account.accessToken,
-        to: item.phone,
-        templateName: campaign.templateName,
-        language: campaign.language,
-        components,
-        bizOpaque: this.store.signCallback({ campaignId: campaign.id, recipientId: item.id }),
-      }, () => this.pacer.sent(paced))
+    const message = {
+      phoneNumberId: this.account.phoneNumberId,
+      accessToken: this.account.accessToken,
+      to: item.phone,
+      templateName: campaign.templateName,
+      language: campaign.language,
+      components,
+      bizOpaque: this.store.signCallback({ campaignId: campaign.id, recipientId: item.id }),
+    };
+    const onWritten = () => this.pacer.sent(paced);
+    // With tracing on, the send is a span in the recipient's trace and the Graph call its child.
+    const span = tracingOn() ? this.sendSpan(item) : null;
+    (span ? withActiveSpan(span, () => this.messenger.send(message, onWritten)) : this.messenger.send(message, onWritten))
       .then((outcome) => {
+        if (span) endSendSpan(span, outcome);
         this.pacer.answered(paced);
         this.record(item, outcome, dispatchedAt);
       })
@@ -295,6 +300,23 @@ export class AccountSender {
         this.inFlight--;
         this.inFlightDone.wake();
       });
+  }
+
+  /** The span of one send of one recipient (lib/tracing.ts, `recipientContext`). */
+  private sendSpan(item: ClaimedRecipient): Span | null {
+    return startSpan('campaign.send', {
+      kind: SpanKind.PRODUCER,
+      parent: recipientContext(item.campaignId, item.id),
+      links: item.claimSpan ? [{ context: item.claimSpan }] : undefined,
+      attributes: {
+        'campaign.id': item.campaignId,
+        'recipient.id': item.id,
+        'send.attempt': item.attempts,
+        'messaging.system': 'whatsapp',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': this.account.phoneNumberId,
+      },
+    });
   }
 
   private record(item: ClaimedRecipient, outcome: SendOutcome, dispatchedAt: Date) {
@@ -429,7 +451,19 @@ export class AccountSender {
     for (let i = 0; i < ids.length && !this.stopping; i++) {
       const campaign = this.active.get(ids[(this.rotation + i) % ids.length]);
       if (!campaign || (this.idleUntil.get(campaign.id) ?? 0) > now) continue;
-      const claimed = await this.store.claim(campaign.id, this.batchSize());
+      const claimed = await inSpan(
+        'campaign.claim',
+        { attributes: () => ({ 'campaign.id': campaign.id, 'messaging.destination.name': this.account.phoneNumberId }) },
+        async (span) => {
+          const rows = await this.store.claim(campaign.id, this.batchSize());
+          if (span) {
+            span.setAttribute('claim.count', rows.length);
+            const claimSpan = activeSpanContext();
+            for (const row of rows) row.claimSpan = claimSpan;
+          }
+          return rows;
+        },
+      );
       if (!claimed.length) {
         const due = await this.store.nextDueAt(campaign.id);
         const wait = due === null ? this.opts.refreshMs : Math.min(Math.max(due, 5), this.opts.refreshMs * 4);
@@ -523,4 +557,12 @@ export class AccountSender {
       await this.pause({ whatsappAccountId: this.accountId }, QUALITY_RED_REASON);
     }
   }
+}
+
+/** The send's outcome on its span: Meta's message id when accepted, the failure otherwise. */
+function endSendSpan(span: Span, outcome: SendOutcome) {
+  span.setAttribute('send.outcome', outcome.kind);
+  if (outcome.kind === 'ok') span.setAttribute('messaging.message.id', outcome.wamid);
+  else failSpan(span, { message: outcome.message }, 'code' in outcome && outcome.code !== null ? String(outcome.code) : outcome.kind);
+  span.end();
 }

@@ -21,6 +21,7 @@ import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
 import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
 import { Wakeable } from './wakeable';
+import { activeSpanContext, inSpan, recipientContext, startSpan, tracingOn, type Span } from '../../lib/tracing';
 import { recordInbound } from '../../services/campaigns/inbound-replies';
 import { toBsuid } from '../../lib/bsuid';
 import { announceReplies, announceStatuses, type ReplyEvent } from '../../services/webhook-endpoints/outbox';
@@ -126,6 +127,11 @@ export class WebhookInbox {
           order by id limit ${limit} for update skip locked`,
     );
     if (!events.length) return 0;
+    // With tracing on, the batch is a span: its queries are its children, its statuses link to it.
+    return inSpan('webhook_inbox.batch', { attributes: () => ({ 'webhook.events': events.length }) }, () => this.applyEvents(tx, events));
+  }
+
+  private async applyEvents(tx: Db, events: Array<{ id: number | string; payload: unknown; received_at: Date | string }>): Promise<number> {
     const contents: WebhookContents = emptyContents();
     for (const e of events) readWebhook(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload, contents);
     await applyStatuses(tx, contents.statuses, this.statusCheck);
@@ -285,10 +291,41 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
   }
   if (unsigned) check.warn(`${unsigned} delivery status(es) ignored: callback data without a valid signature`);
   if (foreign) check.warn(`${foreign} delivery status(es) ignored: sent from another number than the campaign's`);
-  const applied = await applyDeliveryFacts(db, [...facts.values()]);
-  await applyStatusExtras(db, matched, unmatched);
-  await check.announce?.(db, matched);
-  return applied;
+  const spans = tracingOn() ? statusSpans(matched) : null;
+  try {
+    const applied = await applyDeliveryFacts(db, [...facts.values()]);
+    await applyStatusExtras(db, matched, unmatched);
+    await check.announce?.(db, matched);
+    return applied;
+  } finally {
+    if (spans) for (const span of spans) span.end();
+  }
+}
+
+/**
+ * One span per status matched to a recipient, in the recipient's trace (lib/tracing.ts,
+ * `recipientContext`): the same trace as the sends it reports on, with the same `campaign.id`
+ * and `recipient.id`; it links to the inbox batch that applied it.
+ */
+function statusSpans(matched: Array<{ recipientId: number; status: StatusUpdate; row: MatchedRow }>): Span[] {
+  const batch = activeSpanContext();
+  const spans: Span[] = [];
+  for (const m of matched) {
+    const span = startSpan('campaign.status', {
+      parent: recipientContext(m.row.campaignId, m.recipientId),
+      links: batch ? [{ context: batch }] : undefined,
+      attributes: {
+        'campaign.id': m.row.campaignId,
+        'recipient.id': m.recipientId,
+        'messaging.system': 'whatsapp',
+        'messaging.message.id': m.status.wamid,
+        'whatsapp.status': m.status.status,
+        ...(m.status.error?.code != null ? { 'error.type': String(m.status.error.code) } : {}),
+      },
+    });
+    if (span) spans.push(span);
+  }
+  return spans;
 }
 
 interface RecipientFound {

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { SUBDOMAIN_PATTERN } from '@masivo/contract/kommo-accounts';
+import { endHttpClientSpan, httpClientAttributes, SpanKind, startSpan, tracingOn } from '../../lib/tracing';
 import { KommoError, messageForStatus } from './errors';
 import { limiterFor, sleep, type LimiterPool, type RatePriority } from './rate-limiter';
 import type { KommoAccountInfo, KommoContact, KommoCredentials, KommoCustomField } from './types';
@@ -125,6 +126,10 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient & Kommo
       let status: number;
       let text: string | null;
       let garbled = false;
+      // One client span per attempt (lib/tracing.ts); null with tracing off.
+      const span = tracingOn()
+        ? startSpan(method, { kind: SpanKind.CLIENT, attributes: httpClientAttributes(method, new URL(url), 'kommo') })
+        : null;
       try {
         const res = await request(url, {
           method,
@@ -142,7 +147,9 @@ export function createKommoClient(opts: KommoClientOptions): KommoClient & Kommo
         answered();
         status = res.statusCode;
         text = await readCapped(res.body, maxBodyBytes);
+        if (span) endHttpClientSpan(span, status);
       } catch (err) {
+        if (span) endHttpClientSpan(span, null, err);
         answered();
         if (signal?.aborted) throw signal.reason ?? err;
         if (!repeatable) throw unsure('No se pudo confirmar la respuesta de Kommo (sin respuesta).');

@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { isTimeout } from '../timeouts';
+import { endHttpClientSpan, httpClientAttributes, SpanKind, startSpan, tracingOn } from '../../lib/tracing';
 import { ACCESS_TOKEN_PATTERN } from '@masivo/contract/common';
 import { graphErrorFrom, graphNetworkError, graphTimeoutError, GraphApiError, type GraphErrorBody } from './graph-errors';
 
@@ -46,6 +47,10 @@ export function createGraphClient(baseUrl: string): GraphClient {
       // refused here, before it reaches the connection pool every tenant shares.
       if (!ACCESS_TOKEN_PATTERN.test(req.token)) throw unusableTokenError();
       const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      // A client span per call (lib/tracing.ts); null with tracing off.
+      const span = tracingOn()
+        ? startSpan(req.method, { kind: SpanKind.CLIENT, attributes: httpClientAttributes(req.method, url, 'whatsapp-graph') })
+        : null;
       let res;
       try {
         res = await request(url, {
@@ -62,14 +67,17 @@ export function createGraphClient(baseUrl: string): GraphClient {
           signal: AbortSignal.timeout(timeoutMs + 1_000),
         });
       } catch (err) {
+        if (span) endHttpClientSpan(span, null, err);
         throw transportError(err, timeoutMs);
       }
       let text: string;
       try {
         text = await res.body.text();
       } catch (err) {
+        if (span) endHttpClientSpan(span, null, err);
         throw transportError(err, timeoutMs);
       }
+      if (span) endHttpClientSpan(span, res.statusCode);
       const json = parseJson(text);
       if (res.statusCode >= 200 && res.statusCode < 300) return (json ?? {}) as T;
       const errorBody = (json as { error?: GraphErrorBody } | null)?.error;

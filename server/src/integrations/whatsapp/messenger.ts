@@ -1,6 +1,7 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { classifyGraphError, type ErrorClass } from './send-errors';
 import { addressOf } from './recipient-address';
+import { endHttpClientSpan, httpClientAttributes, SpanKind, startSpan, tracingOn } from '../../lib/tracing';
 
 /**
  * Template sends for the campaign sender: one keep-alive pool per sending number, explicit
@@ -100,7 +101,18 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
           ...(m.components.length ? { components: m.components } : {}),
         },
       });
-      return new Promise<SendOutcome>((resolve) => {
+      const path = `${basePath}/${encodeURIComponent(m.phoneNumberId)}/messages`;
+      // The Graph call's client span (lib/tracing.ts), a child of the sender's span of the recipient.
+      const span = tracingOn()
+        ? startSpan('POST', { kind: SpanKind.CLIENT, attributes: httpClientAttributes('POST', new URL(path, base.origin), 'whatsapp-graph') })
+        : null;
+      return new Promise<SendOutcome>((settle) => {
+        const resolve = span
+          ? (outcome: SendOutcome) => {
+              endHttpClientSpan(span, statusCode || null, statusCode ? undefined : { code: outcome.kind === 'retry' ? 'not_sent' : 'no_answer' });
+              settle(outcome);
+            }
+          : settle;
         let written = false;
         let statusCode = 0;
         const chunks: Buffer[] = [];
@@ -128,7 +140,7 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
           pool.dispatch(
             {
               method: 'POST',
-              path: `${basePath}/${encodeURIComponent(m.phoneNumberId)}/messages`,
+              path,
               headers: { authorization: `Bearer ${m.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
               body,
             },
