@@ -1,0 +1,11 @@
+-- Retention (engine/data-retention.ts, docs/OPERATIONS.md "Retention"): a daily job deletes
+-- Meta's events past RETENTION_META_EVENTS_DAYS in batches picked by their time. meta_events had
+-- only (waba_id, id), so each batch would read the table from its start: this index lets every
+-- batch start at the oldest row. The other retained tables already have an index on the time
+-- column they are picked by (inbound_messages_user_idx, webhook_events_queue_idx,
+-- kommo_inbox_failed_idx; write-back items through kommo_writeback_items_progress_idx).
+--
+-- A plain CREATE INDEX: migrations run in one transaction, where CONCURRENTLY is not allowed.
+-- It blocks writes to meta_events (not reads, not any other table) while it builds: about a
+-- second per million rows; the sender never writes meta_events, the webhook inbox waits that long.
+create index if not exists meta_events_received_idx on meta_events (received_at);
