@@ -228,7 +228,7 @@ describe('retention sweep', () => {
     expect(again).toEqual({ meta_events: 0, inbound_messages: 0, webhook_inbox: 0, writeback_items: 0 });
   });
 
-  it('gives the same result in batches of 2, moving on when a batch deletes fewer', async () => {
+  it('gives the same result in batches of 2, moving on when a statement reads fewer', async () => {
     await seed();
     const before = await counter();
     // The job with batches of 2, each statement heard on its way to the counter.
@@ -246,7 +246,7 @@ describe('retention sweep', () => {
     expect(await left()).toEqual(KEPT);
     const counted = await counter();
     for (const kind of RETENTION_KINDS) expect((counted[kind] ?? 0) - (before[kind] ?? 0)).toBe(firstRun[kind]);
-    // Every statement deleted at most 2; each table's last one fewer than 2 (that is what ends it).
+    // Every statement deleted at most 2; each table's walk ends with one that read fewer than 2.
     expect(statements.every(([, n]) => n <= 2)).toBe(true);
     const perKind = (kind: RetentionKind) => statements.filter(([k]) => k === kind).map(([, n]) => n);
     expect(perKind('meta_events')).toEqual([2, 1]);
