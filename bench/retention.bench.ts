@@ -1,5 +1,5 @@
 /**
- * Retention on PostgreSQL (engine/data-retention.ts): tables of `--rows` Meta events and inbound
+ * Retention on PostgreSQL, or PGlite with --db pglite (engine/data-retention.ts): tables of `--rows` Meta events and inbound
  * messages written in time order over 180 and 800 days (so about half past their window; a third
  * of the messages answer a campaign still sending, kept, spread among the others), a tenth as many webhook inbox rows (half given up long ago, half waiting) and
  * 100 finished write-backs of 1,000 items, then one run of the daily job in batches of 5,000
@@ -7,7 +7,7 @@
  * Printed: the time to build 0045's index, each kind's rows deleted, statements, slowest
  * statement and rate, and the concurrent inserts' latency during the run.
  *
- *   npx tsx bench/retention.bench.ts [--rows 1000000]
+ *   npx tsx bench/retention.bench.ts [--rows 1000000] [--db postgres|pglite]
  *
  * Target: no statement over 1 s (the statement timeout is 10 s), and the inserts beside the run
  * never wait for it (no lock is shared: their slowest stays under the run's slowest statement).
@@ -23,11 +23,12 @@ import { insertWhatsAppAccount } from '../server/test/helpers/campaign-fixtures'
 import { openBenchDatabase } from './lib/database';
 import { fmt, percentile, printTable } from './lib/stats';
 
-const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '1000000' } } });
+const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '1000000' }, db: { type: 'string', default: 'postgres' } } });
 const N = Number(args.rows);
+const kind = args.db === 'pglite' ? 'pglite' : 'postgres';
 const ORGS = 20;
 
-const bench = await openBenchDatabase('postgres', 'bench_retention', { poolSize: 4 });
+const bench = await openBenchDatabase(kind, 'bench_retention', { poolSize: 4 });
 const { database } = bench;
 try {
   const ctx = createContext(loadConfig({ APP_SECRET: 'bench-app-secret-bench-app-secret', DATA_DIR: '/tmp/masivo-bench', LOG_LEVEL: 'silent' }), database);
@@ -83,7 +84,8 @@ try {
   const indexSeconds = (performance.now() - indexStarted) / 1000;
 
   // Another connection writes as the inboxes do, one autocommit row at a time, during the run.
-  const writer = await openDatabase({ url: bench.url, poolSize: 1 });
+  // On PGlite the one connection is shared: the inserts queue behind each statement, as the sender would.
+  const writer = kind === 'postgres' ? await openDatabase({ url: bench.url, poolSize: 1 }) : database;
   const latencies: number[] = [];
   let writing = true;
   let n = 0;
@@ -116,7 +118,7 @@ try {
   const runSeconds = (performance.now() - started) / 1000;
   writing = false;
   await writes;
-  await writer.close();
+  if (writer !== database) await writer.close();
 
   console.log(`Seeded ${fmt(N)} Meta events, ${fmt(N)} inbound messages, ${fmt(N / 10)} webhook rows, 100,000 write-back items in ${fmt(seedSeconds, 1)} s.`);
   console.log(`0045's index on ${fmt(N)} meta_events: ${fmt(indexSeconds, 2)} s.\n`);

@@ -12,6 +12,6 @@ create index if not exists kommo_writeback_items_finished_idx on kommo_writeback
 -- (process_after, id), kommo_inbox_failed_idx (failed_at).
 --
 -- Plain CREATE INDEX: migrations run in one transaction, where CONCURRENTLY is not allowed. Each
--- blocks writes to its own table (not reads, not other tables) while it builds: about 1.5 s per
+-- blocks writes to its own table (not reads, not other tables) while it builds: 0.7 to 1.5 s per
 -- million rows on PostgreSQL (bench/retention.bench.ts). The sender writes neither table; the
 -- webhook inbox and the write-back wait that long.
