@@ -281,6 +281,30 @@ describe('retention sweep', () => {
     expect(await left()).toEqual(KEPT);
   });
 
+  it('walks past kept rows sharing one microsecond, deleting the others beside and after them', async () => {
+    await seed();
+    const { db } = t.ctx;
+    await db.execute(sql`delete from inbound_messages`);
+    const at = '2020-03-01T10:00:00.123456Z';
+    const insert = (label: string, sentAt: string, campaignName: string | null, i: number) =>
+      db.execute(sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, type, body, sent_at, campaign_id, recipient_id)
+        values (${org}, ${wa}, ${`wamid.tie.${i}`}, 'text', ${label}, ${sentAt}::timestamptz,
+                ${campaignName ? campaign[campaignName]! : null}, ${campaignName ? i : null})`);
+    let i = 0;
+    for (let k = 0; k < 5; k++) await insert('enviando', at, 'enviando', ++i);
+    for (let k = 0; k < 2; k++) await insert('suelto', at, null, ++i);
+    await insert('suelto-despues', '2020-03-01T10:00:00.123457Z', null, ++i);
+    const statements: number[] = [];
+    const deleted = await sweepRetention(db, retentionWindows(t.ctx.config), {
+      batch: 2,
+      onDeleted: (kind, n) => kind === 'inbound_messages' && statements.push(n),
+    });
+    expect(deleted.inbound_messages).toBe(3);
+    expect((await left()).inbound_messages).toEqual(['enviando', 'enviando', 'enviando', 'enviando', 'enviando']);
+    // 8 rows read 2 at a time: 5 statements for our organisation, 1 for the other.
+    expect(statements.length).toBe(6);
+  });
+
   it('follows the settings: shorter windows delete more, never a waiting row', async () => {
     await seed();
     await sweepRetention(t.ctx.db, { meta_events: 1, inbound_messages: 1, webhook_inbox: 1, writeback_items: 1 });

@@ -149,14 +149,14 @@ export async function sweepRetention(db: Queryable, windows: RetentionWindows, o
     for (const org of orgs) {
       let after: Cursor = { t: null, id: 0 };
       for (let i = 0; i < maxBatches && !opts.signal?.aborted; i++) {
-        // The cursor's time travels as text: exact to the microsecond (a Date keeps milliseconds).
+        // The cursor's time travels as ISO text in UTC: exact to the microsecond (a Date keeps milliseconds).
         const [row] = await rowsOf<{ n: number | string; scanned: number | string; t: string | null; id: number | string | null }>(
           db,
           sql`with scanned as materialized (${step.scan({ cutoff, after, limit: batch, org })}),
                 gone as (delete from ${sql.identifier(step.table)} where id = any(array(select id from scanned where not kept)) returning 1),
                 last as (select t, id from scanned order by t desc nulls last, id desc limit 1)
               select (select count(*) from gone)::int as n, (select count(*) from scanned)::int as scanned,
-                     (select t::text from last) as t, (select id from last) as id`,
+                     (select to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') from last) as t, (select id from last) as id`,
         );
         const n = Number(row?.n ?? 0);
         deleted[step.kind] += n;
