@@ -3,6 +3,12 @@ import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readF
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+/** Days a kind of data is kept (engine/data-retention.ts): a whole number from 1 to 3,650. */
+const retentionDays = (name: string, days: number) => {
+  const message = `${name}: un número entero de días entre 1 y 3650`;
+  return z.coerce.number({ error: message }).int(message).min(1, message).max(3650, message).default(days);
+};
+
 /**
  * Configuration is read once from the environment. The names are a
  * contract with tests, the demo and deployments, so they are never renamed.
@@ -112,6 +118,16 @@ const envSchema = z.object({
     .max(200)
     .optional()
     .transform((v) => v || 'masivo'),
+  /**
+   * Retention (engine/data-retention.ts, docs/OPERATIONS.md "Retention"), in days: what Meta
+   * said about accounts and templates (`meta_events`), the messages people wrote to the
+   * numbers (`inbound_messages`), webhook rows the inboxes set aside (`webhook_events`,
+   * `kommo_inbox`), and the items of finished Kommo write-backs.
+   */
+  RETENTION_META_EVENTS_DAYS: retentionDays('RETENTION_META_EVENTS_DAYS', 90),
+  RETENTION_INBOUND_MESSAGES_DAYS: retentionDays('RETENTION_INBOUND_MESSAGES_DAYS', 400),
+  RETENTION_WEBHOOK_INBOX_DAYS: retentionDays('RETENTION_WEBHOOK_INBOX_DAYS', 7),
+  RETENTION_WRITEBACK_DAYS: retentionDays('RETENTION_WRITEBACK_DAYS', 30),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, 'APP_SECRET' | 'WHATSAPP_GRAPH_URL'> & {

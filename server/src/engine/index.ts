@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { JobRunner, pruneFinishedJobs } from '../jobs/index';
 import { activityRetention } from './activity-retention';
+import { dataRetention } from './data-retention';
 import { pruneIdempotencyKeys } from '../services/api-keys/idempotency';
 import { pruneRateWindows } from '../services/api-keys/request-windows';
 import { startCampaignEngine } from './campaigns/index';
@@ -28,6 +29,8 @@ const STARTERS: Starter[] = [
     // Webhooks and the catch-up between syncs; lead moves go to the automatic campaigns.
     registerKommoInbound(runner, ctx, { worker: { onLeadEvents: recordLeadEvents } });
     runner.periodic(activityRetention(ctx));
+    // Meta's events, inbound messages, set-aside inbox rows, finished write-back items: daily.
+    runner.periodic(dataRetention(ctx));
     runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
     // The public API's kept answers (24 h) and finished rate windows.
     runner.periodic({ name: 'public-api-prune', everyMs: 3600_000, run: async () => void (await pruneIdempotencyKeys(ctx.db), await pruneRateWindows(ctx.db)) });

@@ -28,6 +28,8 @@ export interface Metrics {
   webhooksApplied(receivedAt: Array<Date | string>): void;
   /** A Kommo sync ended. */
   syncEnded(result: 'ok' | 'error'): void;
+  /** Rows deleted by a retention job (engine/data-retention.ts, engine/activity-retention.ts), by kind of data. */
+  retentionDeleted(kind: string, rows: number): void;
 }
 
 const PREFIX = 'masivo_';
@@ -67,6 +69,13 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     name: `${PREFIX}kommo_syncs_total`,
     help: 'Kommo syncs that ended, by result',
     labelNames: ['result'] as const,
+    registers: [registry],
+  });
+
+  const retentionRows = new Counter({
+    name: `${PREFIX}retention_deleted_rows_total`,
+    help: 'Rows deleted past their retention, by kind (meta_events, inbound_messages, webhook_inbox, writeback_items, activity_log)',
+    labelNames: ['kind'] as const,
     registers: [registry],
   });
 
@@ -140,6 +149,9 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     },
     syncEnded(result) {
       syncRuns.inc({ result });
+    },
+    retentionDeleted(kind, rows) {
+      if (rows > 0) retentionRows.inc({ kind }, rows);
     },
   };
 }

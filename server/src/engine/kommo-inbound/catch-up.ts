@@ -73,7 +73,7 @@ export async function runCatchUp(ctx: AppContext, opts: CatchUpOptions, signal: 
   const pending = await rowsOf<{ account_id: number }>(db, sql`select distinct account_id from kommo_inbox where failed_at is null`);
   for (const p of pending) await queueInboxDrain(db, Number(p.account_id));
   if (pending.length > 0) ctx.signals.kommoInboxStored();
-  await db.execute(sql`delete from kommo_inbox where failed_at < now() - interval '7 days'`);
+  // Rows set aside with an error are deleted by the retention job (engine/data-retention.ts).
   await db.execute(sql`delete from kommo_lead_events_seen where seen_at < now() - interval '3 days'`);
 }
 
