@@ -172,12 +172,14 @@ export async function sweepActivity(
   for (let i = 0; i < maxBatches && !opts.signal?.aborted; i++) {
     const gone = await rowsOf<{ id: string }>(
       db,
-      sql`delete from activity_log where id in (
+      // `= any(array(…))`: the ids are gathered first (an init plan) and deleted through the
+      // primary key; `in (select … limit)` may be planned as a join that scans the whole log.
+      sql`delete from activity_log where id = any(array(
             select a.id from organizations o
             join activity_log a on a.organization_id = o.id
               and a.at < now() - make_interval(days => o.activity_retention_days)
             where true${onlyOrg}
-            limit ${batch})
+            limit ${batch}))
           returning id`,
     );
     total += gone.length;
