@@ -37,9 +37,12 @@ export interface StatusWebhookResult {
   posted: number;
   events: number;
   failedPosts: number;
-  /** Events posted while sent, delivered and read all flow (after the first 2 s, before the tail). */
+  /** Events accepted (answered 200) while sent, delivered and read all flow (after the first 2 s, before the tail). */
   steadyEvents: number;
   steadyMs: number;
+  /** Time from a POST being due to its answer (queueing in the generator included), ms. */
+  answerP95: number;
+  answerMax: number;
 }
 
 /** One generator: `ids` paced at `rate` messages a second. */
@@ -50,8 +53,10 @@ export async function generateStatusWebhooks(input: StatusWebhookInput): Promise
   const perTick = (input.rate * TICK_MS) / 1000;
   const ticks = Math.round((input.seconds * 1000) / TICK_MS);
   const lagTicks = (s: number) => Math.round((s * 1000) / TICK_MS);
-  const result: StatusWebhookResult = { posted: 0, events: 0, failedPosts: 0, steadyEvents: 0, steadyMs: 0 };
+  const result: StatusWebhookResult = { posted: 0, events: 0, failedPosts: 0, steadyEvents: 0, steadyMs: 0, answerP95: 0, answerMax: 0 };
   let steadyFrom = 0;
+  let steadyTo = Infinity;
+  const answers: number[] = [];
   const inFlight = new Set<Promise<void>>();
   const status = (id: number, s: 'sent' | 'delivered' | 'read', ts: number) => ({
     id: `wamid.bench.${id}`,
@@ -71,13 +76,17 @@ export async function generateStatusWebhooks(input: StatusWebhookInput): Promise
         },
       ],
     });
+    const due = performance.now();
     const p = pool
       .request({ method: 'POST', path: url.pathname, body, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signWebhook(body, input.webhookSecret) } })
       .then(async (res) => {
         await res.body.dump();
+        const at = performance.now();
+        answers.push(at - due);
         if (res.statusCode === 200) {
           result.posted++;
           result.events += statuses.length;
+          if (steadyFrom && at >= steadyFrom && at < steadyTo) result.steadyEvents += statuses.length;
         } else result.failedPosts++;
       })
       .catch(() => {
@@ -98,13 +107,18 @@ export async function generateStatusWebhooks(input: StatusWebhookInput): Promise
     for (const id of block(k - lagTicks(2))) events.push(status(id, 'read', ts));
     for (let i = 0; i < events.length; i += input.batch) post(events.slice(i, i + input.batch));
     if (k === lagTicks(2)) steadyFrom = performance.now();
-    if (k >= lagTicks(2) && k < ticks) result.steadyEvents += events.length;
-    if (k === ticks - 1) result.steadyMs = performance.now() - steadyFrom + TICK_MS;
+    if (k === ticks - 1) {
+      result.steadyMs = performance.now() - steadyFrom + TICK_MS;
+      steadyTo = steadyFrom + result.steadyMs;
+    }
     const wait = started + (k + 1) * TICK_MS - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
   await Promise.all([...inFlight]);
   await pool.close();
+  answers.sort((a, b) => a - b);
+  result.answerP95 = answers[Math.max(0, Math.ceil(answers.length * 0.95) - 1)] ?? 0;
+  result.answerMax = answers.at(-1) ?? 0;
   return result;
 }
 
@@ -138,6 +152,8 @@ export async function runStatusWebhooks(input: StatusWebhookInput, threads: numb
     failedPosts: sum(results.map((r) => r.failedPosts)),
     steadyEvents: sum(results.map((r) => r.steadyEvents)),
     steadyMs: Math.max(...results.map((r) => r.steadyMs)),
+    answerP95: Math.max(...results.map((r) => r.answerP95)),
+    answerMax: Math.max(...results.map((r) => r.answerMax)),
   };
 }
 
