@@ -30,6 +30,16 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   APP_SECRET: z.string().min(16).optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /**
+   * ROLE=api only: how many API processes share PORT (Node's cluster module, server/src/cluster.ts);
+   * 1 runs the API in this process, as before.
+   */
+  API_PROCESSES: z.coerce
+    .number({ error: 'API_PROCESSES: un número entero de procesos entre 1 y 64' })
+    .int('API_PROCESSES: un número entero de procesos entre 1 y 64')
+    .min(1, 'API_PROCESSES: un número entero de procesos entre 1 y 64')
+    .max(64, 'API_PROCESSES: un número entero de procesos entre 1 y 64')
+    .default(1),
   KOMMO_BASE_URL: z
     .string()
     .default('https://{subdomain}.kommo.com')
@@ -145,6 +155,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Several processes must share one secret, or sessions and sealed tokens fail at random.
   if (cfg.ROLE !== 'all' && !cfg.APP_SECRET) {
     throw new Error(`Configuración inválida:\n  APP_SECRET: es obligatorio con ROLE=${cfg.ROLE} (todos los procesos deben compartirlo)`);
+  }
+  // Several API processes share one database: the embedded one admits one process, and
+  // background work has its own role (ROLE=worker), never copied into each API process.
+  if (cfg.API_PROCESSES > 1 && cfg.ROLE !== 'api') {
+    throw new Error(
+      `Configuración inválida:\n  API_PROCESSES: más de un proceso de API solo con ROLE=api (con ROLE=${cfg.ROLE} el trabajo de fondo se repetiría en cada proceso; ejecútalo aparte con ROLE=worker)`,
+    );
+  }
+  if (cfg.API_PROCESSES > 1 && !cfg.DATABASE_URL) {
+    throw new Error('Configuración inválida:\n  API_PROCESSES: más de un proceso de API necesita DATABASE_URL (PostgreSQL): la base embebida admite un solo proceso');
   }
   const dataDir = resolve(cfg.DATA_DIR);
   return {

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import cluster, { type Worker } from 'node:cluster';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * What the database says at scrape time (db/ops-state.ts). Read once per scrape whatever the
@@ -20,6 +21,11 @@ export interface OpsState {
 
 export interface Metrics {
   readonly registry: Registry;
+  /**
+   * The text a scrape answers: this process's registry, or, in an API process of a cluster
+   * (API_PROCESSES > 1, server/src/cluster.ts), the whole cluster's, summed by the primary.
+   */
+  scrape(): Promise<string>;
   /** One request answered (Fastify's onResponse). `route` is the route pattern, never the raw URL. */
   httpRequest(method: string, route: string, statusCode: number, seconds: number): void;
   /** One answer from Meta to a send: `kind` is the sender's outcome, `code` Meta's error code if any. */
@@ -98,6 +104,8 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
       help,
       labelNames,
       registers: [registry],
+      // Every process of a cluster reads the same database: one reading, not their sum.
+      aggregator: 'max',
       async collect() {
         this.reset();
         const s = await state();
@@ -109,6 +117,7 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     name: `${PREFIX}database_up`,
     help: '1 when the database answered the scrape, 0 when the gauges read from it are missing',
     registers: [registry],
+    aggregator: 'min',
     async collect() {
       this.set((await state()) ? 1 : 0);
     },
@@ -133,8 +142,15 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     for (const x of s.syncs) g.set({ kommo_account: String(x.kommoAccountId) }, x.total);
   });
 
+  if (cluster.isWorker) {
+    // The primary asks every API process for this registry when any of them is scraped.
+    AggregatorRegistry.setRegistries([registry]);
+    new AggregatorRegistry();
+  }
+
   return {
     registry,
+    scrape: () => (cluster.isWorker ? askPrimaryForClusterMetrics() : registry.metrics()),
     httpRequest(method, route, statusCode, seconds) {
       http.observe({ method, route, status_code: String(statusCode) }, seconds);
     },
@@ -154,4 +170,63 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
       if (rows > 0) retentionRows.inc({ kind }, rows);
     },
   };
+}
+
+const CLUSTER_METRICS_REQ = 'masivo:cluster-metrics';
+const CLUSTER_METRICS_RES = 'masivo:cluster-metrics-res';
+/** Longer than prom-client's own 5 s wait for the slowest process. */
+const CLUSTER_METRICS_TIMEOUT_MS = 6_000;
+
+interface ClusterMetricsAnswer {
+  type: typeof CLUSTER_METRICS_RES;
+  id: number;
+  text?: string;
+  error?: string;
+}
+
+let nextRequest = 0;
+const waiting = new Map<number, (answer: ClusterMetricsAnswer) => void>();
+
+/**
+ * A scrape lands on whichever API process the kernel hands the connection to: that process asks
+ * the primary, which collects every process's registry and sums them (AggregatorRegistry).
+ */
+function askPrimaryForClusterMetrics(): Promise<string> {
+  if (waiting.size === 0) process.on('message', onPrimaryAnswer);
+  const id = nextRequest++;
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => settle({ type: CLUSTER_METRICS_RES, id, error: 'el proceso principal no respondió' }), CLUSTER_METRICS_TIMEOUT_MS);
+    const settle = (answer: ClusterMetricsAnswer) => {
+      clearTimeout(timer);
+      waiting.delete(id);
+      if (waiting.size === 0) process.off('message', onPrimaryAnswer);
+      if (answer.text !== undefined) resolve(answer.text);
+      else reject(new Error(`métricas del clúster: ${answer.error ?? 'sin respuesta'}`));
+    };
+    waiting.set(id, settle);
+    process.send!({ type: CLUSTER_METRICS_REQ, id });
+  });
+}
+
+function onPrimaryAnswer(message: unknown) {
+  const m = message as Partial<ClusterMetricsAnswer> | null;
+  if (m?.type === CLUSTER_METRICS_RES && typeof m.id === 'number') waiting.get(m.id)?.(m as ClusterMetricsAnswer);
+}
+
+/** The primary of an API cluster: answers its processes' requests for the cluster's metrics. */
+export function serveClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on('message', (worker: Worker, message: unknown) => {
+    const m = message as { type?: string; id?: number } | null;
+    if (m?.type !== CLUSTER_METRICS_REQ || typeof m.id !== 'number') return;
+    const id = m.id;
+    aggregator.clusterMetrics().then(
+      (text) => send(worker, { type: CLUSTER_METRICS_RES, id, text }),
+      (err: Error) => send(worker, { type: CLUSTER_METRICS_RES, id, error: err.message }),
+    );
+  });
+}
+
+function send(worker: Worker, answer: ClusterMetricsAnswer) {
+  if (worker.isConnected()) worker.send(answer);
 }

@@ -34,6 +34,6 @@ export function registerMetrics(app: FastifyInstance) {
     }
     reply.header('content-type', metrics.registry.contentType);
     reply.header('cache-control', 'no-store');
-    return metrics.registry.metrics();
+    return metrics.scrape();
   });
 }
