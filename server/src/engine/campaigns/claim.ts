@@ -5,6 +5,7 @@ import type { LeadFields } from '@masivo/contract/automation-trigger';
 import type { ContactLike } from '../../services/variables/render';
 import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reach';
 import { withinSendingHours } from './sending-hours-claim';
+import { portfolioKeyOf, UNLIMITED } from '../../services/whatsapp-accounts/messaging-limit';
 import type { SpanContext } from '../../lib/tracing';
 
 export interface ClaimedRecipient {
@@ -47,21 +48,9 @@ interface RawClaim {
 export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach): Promise<ClaimedRecipient[]> {
   const rows = await preparedRows<RawClaim>(
     db,
-    sql`with candidates as (
-          select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r
-          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now() and ${withinSendingHours(campaignId)}
-          order by r.next_attempt_at, r.id
-          limit ${limit}
-          for update skip locked
-        ),
+    sql`with ${candidatesSql(campaignId, limit)},
         picked as (${pickWithinBudget(reach)}),
-        claimed as (
-          update campaign_recipients r
-          set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
-          from picked p
-          where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
-          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params, r.lead
-        ),
+        ${claimedSql(campaignId, owner)},
         -- Something was due within its sending hours: the campaign waits for no window.
         hours_open as (
           update campaigns set hours_wait_until = null
@@ -71,7 +60,67 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
         from claimed cl left join contacts c on c.id = cl.contact_id
         order by cl.id`,
   );
-  return rows.map((r) => ({
+  return rows.map((r) => claimedOf(r, campaignId));
+}
+
+/**
+ * The claim of a number whose portfolio has no messaging limit to enforce (unlimited, or not
+ * known yet), in ONE statement: the limit is read in it, the claimed recipients are stamped in
+ * `portfolio_reach` and the campaign's waits (sending hours, messaging limit) are cleared, as
+ * claimWithinBudget's unlimited path does in three. Null when the limit turned out to be set:
+ * nothing was claimed, and the caller takes the budgeted path (portfolio-budget.ts).
+ */
+export async function claimUnlimited(db: Db, campaignId: number, owner: string, limit: number): Promise<ClaimedRecipient[] | null> {
+  const rows = await preparedRows<RawClaim & { unlimited: boolean }>(
+    db,
+    sql`with b as (
+          select c.user_id, ${portfolioKeyOf('a')} as portfolio_id, (a.daily_limit is null or a.daily_limit = ${UNLIMITED}) as unlimited
+          from campaigns c join whatsapp_accounts a on a.id = c.whatsapp_account_id where c.id = ${campaignId}
+        ),
+        ${candidatesSql(campaignId, limit, sql`and exists (select 1 from b where b.unlimited)`)},
+        picked as (select id from candidates),
+        ${claimedSql(campaignId, owner)},
+        -- Something was due within its sending hours: no window to wait for; no limit: no place either.
+        waits_cleared as (
+          update campaigns set limit_wait_until = null,
+            hours_wait_until = case when exists (select 1 from claimed) then null else hours_wait_until end
+          where id = ${campaignId} and exists (select 1 from b where b.unlimited)
+            and (limit_wait_until is not null or (hours_wait_until is not null and exists (select 1 from claimed)))
+        ),
+        reached as (
+          insert into portfolio_reach (user_id, portfolio_id, phone_key, reached_at)
+          select b.user_id, b.portfolio_id, cl.phone_key, clock_timestamp() from claimed cl cross join b where cl.phone_key is not null
+          on conflict (user_id, portfolio_id, phone_key) do update set reached_at = excluded.reached_at
+        )
+        select b.unlimited, cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        from b left join (claimed cl left join contacts c on c.id = cl.contact_id) on true
+        order by cl.id`,
+  );
+  // No row: the campaign is gone, nothing to claim.
+  if (rows.length && !rows[0].unlimited) return null;
+  return rows.filter((r) => r.id !== null).map((r) => claimedOf(r, campaignId));
+}
+
+/** The next due pending rows of the campaign within its sending hours, locked (`extra`: one more condition). */
+const candidatesSql = (campaignId: number, limit: number, extra = sql``) => sql`candidates as (
+          select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r
+          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now() and ${withinSendingHours(campaignId)} ${extra}
+          order by r.next_attempt_at, r.id
+          limit ${limit}
+          for update skip locked
+        )`;
+
+/** The `picked` rows become `sending`, owned by `owner`, while the campaign is still sending. */
+const claimedSql = (campaignId: number, owner: string) => sql`claimed as (
+          update campaign_recipients r
+          set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
+          from picked p
+          where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
+          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params, r.lead
+        )`;
+
+function claimedOf(r: RawClaim, campaignId: number): ClaimedRecipient {
+  return {
     id: Number(r.id),
     campaignId,
     phone: r.phone,
@@ -88,7 +137,7 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
       lead: typeof r.lead === 'string' ? JSON.parse(r.lead) : r.lead,
     },
     params: typeof r.params === 'string' ? JSON.parse(r.params) : r.params,
-  }));
+  };
 }
 
 /** When the earliest pending row of the campaign is due (null: none left). */

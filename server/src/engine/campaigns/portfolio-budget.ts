@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedRows, rowsOf, type Queryable } from '../../db/sql';
 import { portfolioKeyOf, UNLIMITED } from '../../services/whatsapp-accounts/messaging-limit';
-import { claimRecipients, type ClaimedRecipient } from './claim';
+import { claimRecipients, claimUnlimited, type ClaimedRecipient } from './claim';
 
 /**
  * Meta's messaging limit, enforced at claim time. The limit counts unique people reached by
@@ -31,7 +31,19 @@ interface BudgetRow {
   waiting: boolean;
 }
 
+/**
+ * Campaigns whose last claim found a limit to enforce: they go straight to the budgeted path.
+ * Only a hint for choosing the path; each path reads the limit again.
+ */
+const limitedCampaigns = new Set<number>();
+
 export async function claimWithinBudget(db: Db, campaignId: number, owner: string, limit: number): Promise<BudgetedClaim> {
+  // The common case, no limit to enforce: one statement (claim.ts).
+  if (!limitedCampaigns.has(campaignId)) {
+    const claimed = await claimUnlimited(db, campaignId, owner, limit);
+    if (claimed) return { claimed, waitMs: null };
+    limitedCampaigns.add(campaignId);
+  }
   const [b] = await preparedRows<BudgetRow>(
     db,
     sql`select c.user_id, ${portfolioKeyOf('a')} as portfolio_id, a.daily_limit, c.limit_wait_until is not null as waiting
@@ -42,6 +54,7 @@ export async function claimWithinBudget(db: Db, campaignId: number, owner: strin
   const portfolioId = b.portfolio_id;
   const cap = b.daily_limit === null ? null : Number(b.daily_limit);
   if (cap === null || cap === UNLIMITED) {
+    limitedCampaigns.delete(campaignId);
     const claimed = await claimRecipients(db, campaignId, owner, limit, { userId, portfolioId, maxNew: null });
     if (b.waiting) await clearLimitWait(db, campaignId);
     return { claimed, waitMs: null };
