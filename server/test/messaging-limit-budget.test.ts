@@ -17,6 +17,8 @@ beforeAll(async () => {
     numbers: [
       { phoneNumberId: '7101', wabaId: '8101', token: 'tok-a', rate: 80 },
       { phoneNumberId: '7102', wabaId: '8102', token: 'tok-b', rate: 80 },
+      // A slow number of another portfolio, whose limit is learned while it sends.
+      { phoneNumberId: '7103', wabaId: '8103', token: 'tok-c', rate: 4 },
     ],
     contacts: 4,
   });
@@ -24,6 +26,9 @@ beforeAll(async () => {
   await insertContacts(bed.t.ctx.db, bed.userId, bed.worlds[1]!.kommoAccountId, 4, 5);
   await bed.t.ctx.db.execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-1', daily_limit = 6
     where id in (${bed.worlds[0]!.whatsappAccountId}, ${bed.worlds[1]!.whatsappAccountId})`);
+  await insertContacts(bed.t.ctx.db, bed.userId, bed.worlds[2]!.kommoAccountId, 8, 20);
+  await bed.t.ctx.db.execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-2', daily_limit = null
+    where id = ${bed.worlds[2]!.whatsappAccountId}`);
 });
 afterAll(() => bed?.close());
 
@@ -80,5 +85,30 @@ describe('the messaging limit of a business portfolio', () => {
     const done = await waitFor(() => bed.campaign(second.id), (c) => c.status === 'completed', 15_000, 'second campaign completed');
     expect(done).toMatchObject({ messages_sent: 8, pending_count: 0, limit_wait_until: null });
     expect(await reach()).toBe(2);
+  });
+
+  it('a limit learned while a campaign sends is enforced from the next claim on', async () => {
+    // No limit known: claims take the one-statement path (claim.ts, claimUnlimited).
+    const c = await bed.launch(2, {}, 'Número C');
+    await waitFor(() => bed.campaign(c.id), (x) => x.messages_sent >= 2, 15_000, 'first sends of number C');
+    await bed.t.ctx.db.execute(sql`update whatsapp_accounts set daily_limit = 5 where id = ${bed.worlds[2]!.whatsappAccountId}`);
+    // What was claimed before the limit was known still goes out; nothing claimed after it passes the limit.
+    await new Promise((r) => setTimeout(r, 300));
+    const [{ n: claimedBefore }] = await rowsOf<{ n: number }>(
+      bed.t.ctx.db,
+      sql`select count(*)::int as n from campaign_recipients where campaign_id = ${c.id} and status <> 'pending'`,
+    );
+    const expected = Math.max(Number(claimedBefore), 5);
+    const total = (await bed.campaign(c.id)).total_recipients;
+    expect(total).toBeGreaterThan(expected);
+    const waiting = await waitFor(
+      () => bed.campaign(c.id),
+      (x) => x.limit_wait_until !== null && x.messages_sent === expected,
+      15_000,
+      'number C waiting for its limit',
+    );
+    expect(waiting.pending_count).toBe(total - expected);
+    await new Promise((r) => setTimeout(r, 800));
+    expect((await bed.campaign(c.id)).messages_sent).toBe(expected);
   });
 });
