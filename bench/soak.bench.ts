@@ -139,7 +139,8 @@ async function main() {
   const wa = await startWhatsAppSimProcess({
     appSecret: WEBHOOK_SECRET,
     webhookUrl: `${base}/api/webhooks/whatsapp`,
-    numbers: numbers.map((n) => ({ ...n, displayPhoneNumber: `54911000000${n.phoneNumberId.slice(-2)}`, throughput: RATE, messagingLimit: 'TIER_UNLIMITED' })),
+    // Not one of the contacts' phones (+54911 and 8 digits from 00000001): the simulator refuses a send to the number itself.
+    numbers: numbers.map((n) => ({ ...n, displayPhoneNumber: `5491199999${n.phoneNumberId.slice(-3)}`, throughput: RATE, messagingLimit: 'TIER_UNLIMITED' })),
     templates: numbers.flatMap((n) =>
       Array.from({ length: templatesPerNumber }, (_, k) => ({
         wabaId: n.wabaId, name: `promo${k}`, language: 'es', category: 'MARKETING' as const,
@@ -412,6 +413,10 @@ async function main() {
       from campaigns c join campaign_recipients r on r.campaign_id = c.id
       where c.id = any(${sql.raw(`array[${ids.join(',')}]::int[]`)}) group by 1`);
     const kStats = await kommoControl<KommoStats>('/stats');
+    // Recipients that got no message, by final status and reason.
+    const unsent = await rowsOf<{ status: string; error: string | null; n: number }>(db, sql`
+      select r.status, left(r.error_message, 80) as error, count(*)::int as n from campaign_recipients r
+      where r.campaign_id = any(${sql.raw(`array[${ids.join(',')}]::int[]`)}) and r.wamid is null group by 1, 2 order by 3 desc`);
 
     const byLane = lanes.map((lane) => {
       const r = perLane.find((x) => Number(x.wa) === lane.whatsappAccountId);
@@ -467,6 +472,7 @@ async function main() {
       byLane.map((b) => [b.lane.phoneNumberId, String(b.lane.campaigns.length), fmt(b.simCount), fmt(b.r?.accepted ?? 0), fmt(b.r?.total ?? 0), fmt(b.r?.unfinished ?? 0), String(maxWindow[lanes.indexOf(b.lane)]), String(b.errors)]),
       ['number', 'campaigns', 'simulator accepted', 'console accepted (wamid)', 'recipients', 'not final', 'max sends in 1 s', '130429'],
     );
+    console.log(`\nrecipients without a message: ${unsent.length ? unsent.map((u) => `${fmt(u.n)} ${u.status}${u.error ? ` («${u.error}»)` : ''}`).join('; ') : 'none'}`);
     if (kills.length) console.log(`\nkills:\n  ${kills.join('\n  ')}`);
     console.log(`\nKommo: ${kommoLog.join('; ') || 'not finished'}`);
     if (failures.length) console.log(`\nerrors: ${failures.slice(0, 5).join('; ')}`);
