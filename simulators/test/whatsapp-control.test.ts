@@ -44,7 +44,8 @@ describe('WhatsApp simulator: /__control endpoints', () => {
     expect((await c('/flush', {})).json).toEqual({ ok: true });
     expect((await c('/webhook-stats')).json).toMatchObject({ sent: 4, failed: 0, pending: 0 });
     expect(hook.received.every((r) => r.signatureValid)).toBe(true);
-    expect((await c('/stats')).json).toMatchObject({ messages: 2, perNumber: { 1101: 2 }, webhooks: { sent: 4 } });
+    // The refused third send is counted per number; accepted sends are not.
+    expect((await c('/stats')).json).toMatchObject({ messages: 2, perNumber: { 1101: 2 }, numbers: [{ phoneNumberId: '1101', throughputErrors: 1 }], webhooks: { sent: 4 } });
 
     expect((await c('/recipient', { phone: '5491100000009', behaviour: 'pair_limit' })).json).toEqual({ ok: true });
     await new Promise((r) => setTimeout(r, 1000));

@@ -65,7 +65,7 @@ export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppSta
   app.get('/__control/stats', async () => ({
     messages: state.log.size,
     perNumber: state.log.perNumber(),
-    numbers: [...state.numbers.values()].map((n) => ({ phoneNumberId: n.phoneNumberId, wabaId: n.wabaId, throughput: n.throughput })),
+    numbers: [...state.numbers.values()].map((n) => ({ phoneNumberId: n.phoneNumberId, wabaId: n.wabaId, throughput: n.throughput, throughputErrors: n.throughputErrors })),
     webhooks: state.webhooks.stats(),
   }));
 }

@@ -19,6 +19,8 @@ export interface PhoneNumber {
   coexistence: boolean;
   /** Accepted sends in the last second, for the 130429 check. */
   window: SlidingWindow;
+  /** Sends refused with 130429 (over `throughput` in a 1-s window), for benches to check. */
+  throughputErrors: number;
 }
 
 export function clampThroughput(perSecond: number): number {
@@ -46,6 +48,7 @@ export function makeNumber(n: NumberInput): PhoneNumber {
     businessId: n.businessId ?? `9${n.wabaId}`,
     coexistence,
     window: new SlidingWindow(1000),
+    throughputErrors: 0,
   };
 }
 

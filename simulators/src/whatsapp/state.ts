@@ -232,7 +232,10 @@ export class WhatsAppState {
     const recent = this.recentPairSends(pairKey, now);
     if (behaviour === 'pair_limit' || recent.length >= this.config.pairLimit) return { ok: false, error: graphError(131056) };
     // Rejected sends never count: only accepted messages fill the throughput window.
-    if (number.window.count(now) >= number.throughput) return { ok: false, error: graphError(130429) };
+    if (number.window.count(now) >= number.throughput) {
+      number.throughputErrors++;
+      return { ok: false, error: graphError(130429) };
+    }
     number.window.add(now);
     recent.push(now);
     this.pairTimes.set(pairKey, recent);
