@@ -10,7 +10,7 @@ import { createKommoHookApi } from '../src/integrations/kommo/hook-api';
 import { JobRunner } from '../src/jobs/index';
 import { queueInboxDrain } from '../src/services/kommo-inbound/drain-jobs';
 import { HOOKS_REFUSED } from '../src/services/kommo-inbound/subscription';
-import { createKommoTestEnv, type KommoTestEnv } from './helpers/kommo';
+import { createKommoTestEnv, waitForHookCheck, type KommoTestEnv } from './helpers/kommo';
 
 /**
  * Between syncs: Kommo's webhooks (form bodies built from Kommo's documented format) through
@@ -45,6 +45,8 @@ async function createAccount(subdomain: string) {
   const res = await env.t.app.inject({ method: 'POST', url: '/api/kommo/accounts', headers, payload: { subdomain, access_token: `tok-${subdomain}`, phone_field_id: env.sim.fields(SUB).phoneFieldId } });
   expect(res.statusCode, res.body).toBe(201);
   const id = res.json().id as number;
+  // Its background webhook subscription answers first, so it never overwrites what a test sets.
+  await waitForHookCheck(env.t, id);
   const [row] = await rowsOf<{ hook_secret: string }>(env.t.ctx.db, sql`select hook_secret from kommo_accounts where id = ${id}`);
   return { id, secret: row.hook_secret };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { contactAt } from '@masivo/simulators/data';
 import { toE164 } from '../src/lib/phone';
-import { createKommoTestEnv, waitForSync, type KommoTestEnv } from './helpers/kommo';
+import { createKommoTestEnv, waitForHookCheck, waitForSync, type KommoTestEnv } from './helpers/kommo';
 import { rowsOf } from '../src/db/sql';
 
 let env: KommoTestEnv;
@@ -26,13 +26,8 @@ async function createAccount(subdomain: string, contacts: number) {
   });
   expect(res.statusCode).toBe(201);
   const id = res.json().id as number;
-  // Connecting also subscribes to Kommo's webhooks in the background: let that request be made,
-  // so the faults a test injects next meet the sync's requests.
-  for (let i = 0; i < 250; i++) {
-    const [row] = await rowsOf<{ hook_status: string | null }>(env.t.ctx.db, sql`select hook_status from kommo_accounts where id = ${id}`);
-    if (row?.hook_status) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  // The faults a test injects next must meet the sync's requests, not the webhook subscription's.
+  await waitForHookCheck(env.t, id);
   return id;
 }
 

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { startKommoSim, type KommoSim } from '@masivo/simulators/kommo';
+import { rowsOf } from '../../src/db/sql';
 import { createKommoClient } from '../../src/integrations/kommo/client';
 import { startKommoSyncRunner } from '../../src/engine/kommo-sync/sync-runner';
 import type { BackgroundWork } from '../../src/engine/background-work';
@@ -49,5 +51,19 @@ export async function waitForSync(t: TestApp, headers: Record<string, string>, a
     if (body.sync_status !== 'syncing') return body;
     if (Date.now() > deadline) throw new Error(`sync still running: ${JSON.stringify(body)}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Connecting a Kommo account also subscribes to its webhooks in the background: waits until that
+ * request was answered (the account's `hook_status` is set), so what a test changes or injects
+ * next is not overwritten by its late answer.
+ */
+export async function waitForHookCheck(t: TestApp, accountId: number, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await rowsOf<{ hook_status: string | null }>(t.ctx.db, sql`select hook_status from kommo_accounts where id = ${accountId}`);
+    if (row?.hook_status) return;
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
