@@ -5,12 +5,11 @@
  *     number of sends the simulator saw in any one-second window (must not exceed the rate);
  *   - several numbers at once: aggregate msg/s on PostgreSQL (target ≥ 3,900) and on the
  *     embedded PGlite (target ≥ 900, with every rule on);
- *   - freezing a 1,000,000-contact audience on PostgreSQL (target < 5 s);
  *   - pause latency: requests the simulator receives after pause returns (in-process pause
  *     and a pause written by another process).
  *
- *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,freeze,pause] [--seconds 12]
- *                                    [--freeze-size 1000000] [--pglite-rate 250]
+ *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,pause] [--seconds 12] [--pglite-rate 250]
+ * (the audience freeze has its own bench: freeze.bench.ts)
  *
  * PostgreSQL databases are created for the run and dropped after it.
  */
@@ -19,15 +18,13 @@ import { sql } from 'drizzle-orm';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { pauseCampaign } from '../server/src/services/campaigns/pause-campaign';
 import { rowsOf } from '../server/src/db/sql';
-import { insertContacts } from '../server/test/helpers/campaign-fixtures';
-import { addNumber, launch, rateOf, startStack, startTimed, waitCompleted } from './lib/campaign-stack';
+import { addNumber, launch, rateOf, startStack, waitCompleted } from './lib/campaign-stack';
 import { fmt, printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
   options: {
-    only: { type: 'string', default: 'rate,aggregate,pglite,freeze,pause' },
+    only: { type: 'string', default: 'rate,aggregate,pglite,pause' },
     seconds: { type: 'string', default: '12' },
-    'freeze-size': { type: 'string', default: '1000000' },
     /** Per-number rate of the PGlite run (4 numbers). */
     'pglite-rate': { type: 'string', default: '250' },
   },
@@ -102,25 +99,6 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
   }
 }
 
-async function freeze(size: number) {
-  const stack = await startStack('postgres');
-  try {
-    const { world } = await addNumber(stack, 80, 0);
-    const load = Date.now();
-    for (let from = 1; from <= size; from += 250_000) {
-      await insertContacts(stack.database.db, stack.userId, world.kommoAccountId, Math.min(250_000, size - from + 1), from);
-    }
-    await stack.database.db.execute(sql`analyze contacts`);
-    const loaded = (Date.now() - load) / 1000;
-    await stack.engine.stop();
-    const { started, seconds } = await startTimed(stack, world, 'Congelar un millón');
-    report(`freeze ${fmt(size)} contacts into recipients (PostgreSQL)`, `${fmt(seconds, 2)} s`, '< 5 s', seconds < 5 && started.total_recipients === size);
-    report(`  (contacts loaded in ${fmt(loaded, 1)} s; recipients pending)`, fmt(started.pending_count), fmt(size), started.pending_count === size);
-  } finally {
-    await stack.close();
-  }
-}
-
 async function pauseLatency() {
   const stack = await startStack('postgres');
   try {
@@ -160,7 +138,6 @@ if (ONLY.has('rate')) {
 }
 if (ONLY.has('aggregate')) await aggregate('postgres', 4, 1000, 3900);
 if (ONLY.has('pglite')) await aggregate('pglite', 4, Number(args['pglite-rate']), 900);
-if (ONLY.has('freeze')) await freeze(Number(args['freeze-size']));
 if (ONLY.has('pause')) await pauseLatency();
 
 printTable(rows, ['measure', 'result', 'target', '']);

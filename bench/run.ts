@@ -8,7 +8,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Names pick the benches; everything from the first `--flag` on is passed to each of them
+// (`npm run bench -- campaigns --only aggregate`).
+const argv = process.argv.slice(2);
+const firstFlag = argv.findIndex((a) => a.startsWith('--'));
+const wanted = firstFlag === -1 ? argv : argv.slice(0, firstFlag);
+const passed = firstFlag === -1 ? [] : argv.slice(firstFlag);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
@@ -18,7 +23,7 @@ let failures = 0;
 for (const file of files) {
   console.log(`\n### ${file}\n`);
   const started = Date.now();
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], { stdio: 'inherit', cwd: join(here, '..') });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(here, file), ...passed], { stdio: 'inherit', cwd: join(here, '..') });
   console.log(`\n(${file}: ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${res.status})`);
   if (res.status !== 0) failures++;
 }

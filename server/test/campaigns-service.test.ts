@@ -199,6 +199,44 @@ describe('the audience freeze', () => {
     await expectExactCounters(c.id);
   });
 
+  it('counts a phone as repeated only among the matched contacts, whoever else shares it', async () => {
+    const kommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, userId, 'compartido');
+    // Two contacts share a phone but only the second matches the filter: it is attempted.
+    await insertContact(t.ctx.db, userId, kommo, { kommoId: 1, phone: '+5491166660001', tags: ['otro'] });
+    await insertContact(t.ctx.db, userId, kommo, { kommoId: 2, phone: '+5491166660001', tags: ['x'] });
+    // Three matched contacts share another: the first is attempted, the other two are skipped.
+    for (const kommoId of [3, 4, 5]) await insertContact(t.ctx.db, userId, kommo, { kommoId, phone: '+5491166660002', tags: ['x'] });
+    const c = await createCampaign(t.ctx, userId, payload({ kommo_account_id: kommo, filters: { tags: ['x'] } }));
+    const started = await startCampaign(t.ctx, userId, c.id);
+    expect(started).toMatchObject({ total_recipients: 4, pending_count: 2, skipped_count: 2 });
+    const rows = await recipients(c.id);
+    expect(rows.map((r) => [r.phone, r.status])).toEqual([
+      ['+5491166660001', 'pending'],
+      ['+5491166660002', 'pending'],
+      ['+5491166660002', 'skipped'],
+      ['+5491166660002', 'skipped'],
+    ]);
+  });
+
+  it('deletes campaigns with their recipients, one or several in a statement', async () => {
+    const kommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, userId, 'borrar');
+    await insertContacts(t.ctx.db, userId, kommo, 5);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await createCampaign(t.ctx, userId, payload({ kommo_account_id: kommo, name: `Borrar ${i}` }));
+      await startCampaign(t.ctx, userId, c.id);
+      await pauseCampaign(t.ctx, userId, c.id).catch(() => undefined);
+      ids.push(c.id);
+    }
+    const count = async () =>
+      Number((await rowsOf<{ n: number }>(t.ctx.db, sql`select count(*)::int as n from campaign_recipients where campaign_id = any(${sql.raw(`array[${ids.join(',')}]`)})`))[0]!.n);
+    expect(await count()).toBe(15);
+    await t.ctx.db.execute(sql`delete from campaigns where id = ${ids[0]!}`);
+    expect(await count()).toBe(10);
+    await t.ctx.db.execute(sql`delete from campaigns where id in (${ids[1]!}, ${ids[2]!})`);
+    expect(await count()).toBe(0);
+  });
+
   it('completes at once when nobody can be sent to', async () => {
     const kommo = await insertKommoAccount(t.ctx.db, t.ctx.secrets, userId, 'vacia');
     await insertContact(t.ctx.db, userId, kommo, { kommoId: 1, phone: null });

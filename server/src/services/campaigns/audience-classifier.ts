@@ -116,24 +116,6 @@ function filterAccount(r: Pick<AudienceRules, 'kommoAccountId'>): number {
  * when invalid), known_bsuid, params (an explicit recipient's own, else null), reason.
  */
 export function classifiedAudienceCtes(r: AudienceRules): SQL {
-  return sql`${verdictCtes(r)},
-    classified as (
-      select a.contact_id, a.phone, a.phone_key, coalesce(a.bsuid, v.cb_bsuid) as known_bsuid, a.params, case
-        when a.phone_key is null then 'invalid_phone'
-        when a.contact_id <> v.first_id then 'duplicate'
-        else v.reason end as reason
-      from audience a
-      left join verdicts v on v.phone_key = a.phone_key
-    )`;
-}
-
-/**
- * audience: the matched contacts, by filter or a follow-up's frozen list (phone_key and bsuid are stored columns, 0020, so no string
- * function runs per row); people: one row per phone key (the null key groups the contacts
- * without a valid phone) with its contacts and its first (lowest id, the one attempted);
- * verdicts: each person's reason, or null when attempted.
- */
-function verdictCtes(r: AudienceRules): SQL {
   // The matched set: the filter's contacts, or a follow-up's frozen list with the phone (and
   // its key and BSUID) each contact was reached at by the source campaign.
   // An explicit campaign's staged recipients: the position stands for the contact id.
@@ -157,28 +139,40 @@ function verdictCtes(r: AudienceRules): SQL {
   // A +1 key is the E.164 phone without "+" (only AR and MX keys are folded), so the area code
   // is the key's digits 2-4; a BSUID key starts with letters.
   const usRule = r.marketing
-    ? sql`when p.phone_key like '1%' and substr(p.phone_key, 2, 3) in (select jsonb_array_elements_text(${jsonParam(US_AREA_CODES)})) then 'us_marketing'`
+    ? sql`when a.phone_key like '1%' and substr(a.phone_key, 2, 3) in (select jsonb_array_elements_text(${jsonParam(US_AREA_CODES)})) then 'us_marketing'`
     : sql``;
-  const capRule = r.marketing && r.cap ? sql`when p.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
+  const capRule = r.marketing && r.cap ? sql`when a.phone_key in (${cappedKeysSql(r.userId, r.cap)}) then 'frequency_cap'` : sql``;
   const templateRule = r.templateUnfit ? sql`else 'template_unfit'` : sql``;
-  // One hashed set probed once per person: the blacklist's and the opt-outs' keys and BSUIDs.
+  // One hashed set probed once per row: the blacklist's and the opt-outs' keys and BSUIDs.
   const blocked = sql`select b.phone_key from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)}
       union all select o.phone_key from opt_outs o where o.user_id = ${r.userId}::int
       union all select b.bsuid from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.bsuid is not null
       union all select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null`;
+  // repeated: only the keys held by more than one matched row, with the first (lowest id, the
+  // one attempted). It is small, so every row meets it, and the tenant's few recorded BSUIDs, in
+  // a hash join: no per-person table of the whole audience is built, sorted or joined back.
   // known BSUID = the key itself when it is a BSUID (a phone key is digits, never equal to
   // one), else the BSUID recorded for the phone key.
+  // An audience of one account's contacts can only repeat the keys its contacts share
+  // (contact_people, n > 1: a few rows, read through contact_people_shared_idx); a staged list
+  // (explicit recipients, a follow-up's) may repeat any of its keys.
+  const shared =
+    r.explicitOf == null && r.contactListOf == null
+      ? sql`and a.phone_key in (select s.phone_key from contact_people s where s.account_id = ${filterAccount(r)}::int and s.n > 1)`
+      : sql``;
   return sql`audience as (
       ${matched}
     ),
-    people as (
-      select a.phone_key, count(*) as n, min(a.contact_id) as first_id, min(a.phone collate "C") as sample
-      from audience a group by a.phone_key
+    repeated as (
+      select a.phone_key, min(a.contact_id) as first_id
+      from audience a where a.phone_key is not null ${shared}
+      group by a.phone_key having count(*) > 1
     ),
-    verdicts as (
-      select p.phone_key, p.n, p.first_id, p.sample, cb.bsuid as cb_bsuid, case
-        when p.phone_key is null then 'invalid_phone'
-        when p.phone_key in (${blocked})
+    classified as (
+      select a.contact_id, a.phone, a.phone_key, coalesce(a.bsuid, cb.bsuid) as known_bsuid, a.params, case
+        when a.phone_key is null then 'invalid_phone'
+        when a.contact_id <> d.first_id then 'duplicate'
+        when a.phone_key in (${blocked})
           or cb.bsuid in (select b.bsuid from blacklist b where b.user_id = ${r.userId}::int ${blacklistScope(r)} and b.bsuid is not null)
           or cb.bsuid in (select o.bsuid from opt_outs o where o.user_id = ${r.userId}::int and o.bsuid is not null)
           then 'blacklisted'
@@ -186,8 +180,9 @@ function verdictCtes(r: AudienceRules): SQL {
         ${capRule}
         ${templateRule}
         end as reason
-      from people p
-      left join contact_bsuids cb on cb.user_id = ${r.userId}::int and cb.phone_key = p.phone_key
+      from audience a
+      left join repeated d on d.phone_key = a.phone_key
+      left join contact_bsuids cb on cb.user_id = ${r.userId}::int and cb.phone_key = a.phone_key
     )`;
 }
 
