@@ -83,10 +83,20 @@ const armSchema = z.object({
   rate: z.number().nullable(),
   ci_low: z.number().nullable(),
   ci_high: z.number().nullable(),
-  /** Meta's block rate from its template comparison (both arms past 1,000 sends), else null. */
-  block_rate: z.number().nullable(),
 });
 export type SplitArm = z.infer<typeof armSchema>;
+
+/**
+ * Meta's template comparison (`GET /{template_id}/compare`): which variant had fewer blocks (Meta
+ * gives the order, not the rates), its sends in the last 7 days and its top block reason; or why
+ * it is not available (fewer than 1,000 sends, more than two variants, Meta's refusal).
+ */
+export const metaCompareSchema = z.object({
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  arms: z.array(z.object({ variant: z.string(), fewer_blocks: z.boolean(), sends: z.number().nullable(), top_block_reason: z.string().nullable() })),
+});
+export type MetaCompare = z.infer<typeof metaCompareSchema>;
 
 export const splitResultSchema = z.object({
   outcome: z.enum(['winner', 'best', 'stopped']),
@@ -103,6 +113,8 @@ export const splitResultSchema = z.object({
   decided_at: z.string(),
   /** The test slice's figures the decision was taken on (the arms grow afterwards with the rest). */
   test_arms: z.array(z.object({ variant: z.string(), sent: z.number(), successes: z.number() })),
+  /** Meta's template comparison, asked once after the campaign completes (two arms past 1,000 sends). */
+  meta_compare: metaCompareSchema.nullable().optional(),
 });
 export type SplitResult = z.infer<typeof splitResultSchema>;
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../server/src/db/sql';
-import { openSignedIn, shot } from '../src/browser';
+import { ARTIFACTS, openSignedIn, shot } from '../src/browser';
 import { connectAccounts, waitFor } from '../src/seed';
 import { startOneNumberStack, type ConsoleApi, type Stack } from '../src/stack';
 
@@ -72,6 +72,15 @@ async function shots(name: string) {
   await page.setViewportSize({ width: 1400, height: 900 });
 }
 
+/** The split test's card alone, at 1400 px and 390 px. */
+async function cardShot(name: string) {
+  const card = page.getByTestId('split-test-card');
+  await card.screenshot({ path: `${ARTIFACTS}/${name}.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await card.screenshot({ path: `${ARTIFACTS}/${name}-phone.png` });
+  await page.setViewportSize({ width: 1400, height: 900 });
+}
+
 describe('Prueba A/B', () => {
   it('tests two variants, picks B after the wait, sends it to the rest and shows the result', async () => {
     const name = 'Campaña Prueba A/B E2E';
@@ -107,7 +116,7 @@ describe('Prueba A/B', () => {
     }, 60_000);
     await page.reload();
     await page.getByText(/destinatarios esperan a la variante ganadora/).waitFor();
-    await shots('split-test-testing');
+    await cardShot('split-test-testing');
     const inTest = await api.get(`/campaigns/${id}`);
     await waitFor(async () => (await api.get(`/campaigns/${id}`)).split_test.arms[1].read === inTest.split_test.arms[1].sent, 30_000);
 
@@ -139,11 +148,6 @@ describe('Prueba A/B', () => {
     const table = page.getByRole('region', { name: 'Variantes de la prueba A/B' });
     await expect(table.getByRole('rowheader').allTextContents()).resolves.toEqual(['A', 'Bganadora']);
     await expect(table.textContent()).resolves.toContain('0,0 %');
-    await page.getByTestId('split-test-card').scrollIntoViewIfNeeded();
-    await shot(page, 'split-test-result');
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByTestId('split-test-card').scrollIntoViewIfNeeded();
-    await shot(page, 'split-test-result-phone');
-    await page.setViewportSize({ width: 1400, height: 900 });
+    await cardShot('split-test-result');
   }, 240_000);
 });

@@ -9,6 +9,9 @@ import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { decideSplitTest, splitResultOf } from '../src/services/campaigns/split-test-decision';
 import { splitBucketSql } from '../src/services/campaigns/split-test';
+import { compareFinishedSplitTests } from '../src/services/campaigns/split-test-compare';
+import { parseComparison } from '../src/integrations/whatsapp/template-compare';
+import type { GraphClient, GraphRequest } from '../src/integrations/whatsapp/graph-client';
 import { insertMappings, insertTemplate, simPromoTemplate } from './helpers/campaign-fixtures';
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
@@ -199,7 +202,7 @@ describe('a split test ("Prueba A/B")', () => {
     const done = await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'split test completed');
     const result = done.split_test!.result!;
     expect(result).toMatchObject({ outcome: 'winner', winner: 'B', best: 'B', significant: true });
-    expect(result.summary).toMatch(/^Ganó B \(\+100,0 pts, p [=<] /);
+    expect(result.summary).toMatch(/^Ganó B \(\+\d+,\d pts, p [=<] \d,\d{3}\)$/);
     expect(result.test_arms.map((a) => a.variant)).toEqual(['A', 'B']);
 
     const rows = await recipients(c.id);
@@ -255,3 +258,72 @@ describe('a split test ("Prueba A/B")', () => {
   });
 });
 
+
+/** Meta's documented example answer of `GET /{template_id}/compare`, ids as given. */
+const metaExample = (target: string, other: string) => ({
+  data: [
+    { metric: 'BLOCK_RATE', type: 'RELATIVE', order_by_relative_metric: [other, target] },
+    { metric: 'MESSAGE_SENDS', type: 'NUMBER_VALUES', number_values: [{ key: target, value: 1273 }, { key: other, value: 1042 }] },
+    {
+      metric: 'TOP_BLOCK_REASON',
+      type: 'STRING_VALUES',
+      string_values: [{ key: target, value: 'UNKNOWN_BLOCK_REASON' }, { key: other, value: 'UNKNOWN_BLOCK_REASON' }],
+    },
+  ],
+});
+
+describe("Meta's template comparison of a finished split test", () => {
+  it("reads Meta's documented answer", () => {
+    expect(parseComparison(metaExample('5289179717853347', '1533406637136032'))).toEqual({
+      orderByBlockRate: ['1533406637136032', '5289179717853347'],
+      sends: { '5289179717853347': 1273, '1533406637136032': 1042 },
+      topBlockReason: { '5289179717853347': 'UNKNOWN_BLOCK_REASON', '1533406637136032': 'UNKNOWN_BLOCK_REASON' },
+    });
+  });
+
+  it('asks once, after completion, when both arms passed 1,000 sends; says why not otherwise', async () => {
+    const db = bed.t.ctx.db;
+    const w = bed.worlds[0];
+    await db.execute(sql`update templates set meta_id = '5289179717853347' where id = ${w.templateId}`);
+    await db.execute(sql`update templates set meta_id = '1533406637136032' where id = ${templateB}`);
+    const calls: GraphRequest[] = [];
+    const graph: GraphClient = {
+      call: async <T>(req: GraphRequest) => {
+        calls.push(req);
+        return metaExample('5289179717853347', '1533406637136032') as T;
+      },
+    };
+    const finished = async (perArm: number) => {
+      const c = await createSplit({ share: 0.5, no_winner: 'send_best' });
+      await db.execute(sql`insert into campaign_recipients (campaign_id, user_id, phone, phone_key, status, sent_at, variant)
+        select ${c.id}, ${bed.userId}, '+54911' || lpad(i::text, 8, '0'), '+54911' || lpad(i::text, 8, '0'), 'delivered', now(), (i % 2)::smallint
+        from generate_series(1, ${perArm * 2}) i`);
+      await db.execute(sql`update campaigns set status = 'completed', completed_at = now(), audience_frozen_at = now(),
+        split_result = '{"outcome":"winner","winner":"B"}'::jsonb where id = ${c.id}`);
+      return c.id;
+    };
+    const small = await finished(999);
+    const large = await finished(1000);
+    const ctx = { ...bed.t.ctx, graph };
+    const settled = [...(await compareFinishedSplitTests(ctx)), ...(await compareFinishedSplitTests(ctx))];
+    expect(settled.sort()).toEqual([small, large].sort());
+    expect(await compareFinishedSplitTests(ctx)).toEqual([]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'GET', path: '/5289179717853347/compare', query: { template_ids: '[1533406637136032]' } });
+    expect(Number(calls[0].query!.end) - Number(calls[0].query!.start)).toBe(604_800);
+    const view = await bed.campaign(large);
+    expect(view.split_test!.result!.meta_compare).toEqual({
+      available: true,
+      reason: null,
+      arms: [
+        { variant: 'A', fewer_blocks: false, sends: 1273, top_block_reason: 'UNKNOWN_BLOCK_REASON' },
+        { variant: 'B', fewer_blocks: true, sends: 1042, top_block_reason: 'UNKNOWN_BLOCK_REASON' },
+      ],
+    });
+    expect((await bed.campaign(small)).split_test!.result!.meta_compare).toEqual({
+      available: false,
+      reason: 'Meta compara plantillas con al menos 1.000 envíos cada una',
+      arms: [],
+    });
+  });
+});

@@ -197,12 +197,13 @@ export class WhatsAppState {
     for (const key of ['duplicateWebhooks', 'reorderWebhooks', 'webhookRetry'] as const) {
       if (p[key] !== undefined) c[key] = Boolean(p[key]);
     }
-    if (p.templateReadRates !== undefined) {
-      const rates = p.templateReadRates ?? {};
+    for (const key of ['templateReadRates', 'templateBlockRates'] as const) {
+      if (p[key] === undefined) continue;
+      const rates = p[key] ?? {};
       for (const [name, v] of Object.entries(rates)) {
-        if (typeof v !== 'number' || v < 0 || v > 1) throw new Error(`templateReadRates.${name} must be between 0 and 1`);
+        if (typeof v !== 'number' || v < 0 || v > 1) throw new Error(`${key}.${name} must be between 0 and 1`);
       }
-      c.templateReadRates = { ...rates };
+      c[key] = { ...rates };
     }
     if (p.latencyJitter !== undefined) c.latencyJitter = checkedJitter(p.latencyJitter);
     if (p.autoReplies !== undefined) c.autoReplies = checkedAutoReplies(p.autoReplies);

@@ -47,7 +47,6 @@ export async function splitTestView(
         rate: a.sent > 0 ? successes / a.sent : null,
         ci_low: ci?.low ?? null,
         ci_high: ci?.high ?? null,
-        block_rate: null,
       };
     }),
     result: row.splitResult ?? null,

@@ -1,10 +1,23 @@
 import type { Campaign } from '@masivo/contract/campaigns';
-import { META_COMPARE_MIN_SENDS, SPLIT_NO_WINNER_LABELS, type SplitArm, type SplitTestView } from '@masivo/contract/split-test';
+import { SPLIT_NO_WINNER_LABELS, type SplitArm, type SplitTestView } from '@masivo/contract/split-test';
 import { Card } from '@/components/ui/card';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { TableHead } from '@/components/ui/table-head';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { formatDateTime, formatNumber } from '@/lib/format';
+
+/** Meta's block reasons (TOP_BLOCK_REASON), in Spanish. */
+const BLOCK_REASON_LABELS: Record<string, string> = {
+  NO_LONGER_NEEDED: 'ya no lo necesita',
+  NO_REASON: 'sin motivo',
+  NO_REASON_GIVEN: 'sin motivo indicado',
+  NO_SIGN_UP: 'no se suscribió',
+  OFFENSIVE_MESSAGES: 'mensajes ofensivos',
+  OTHER: 'otro',
+  OTP_DID_NOT_REQUEST: 'código no solicitado',
+  SPAM: 'spam',
+  UNKNOWN_BLOCK_REASON: 'motivo desconocido',
+};
 
 const pct = (v: number | null) => (v === null ? '-' : `${(v * 100).toLocaleString('es-ES', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`);
 const interval = (a: SplitArm) => (a.ci_low === null || a.ci_high === null ? '-' : `${pct(a.ci_low)} – ${pct(a.ci_high)}`);
@@ -37,7 +50,14 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
   const phone = useIsPhone();
   if (!t) return null;
   const metricNote = t.ab_test.metric === 'click' && t.clicks_unavailable ? ' (no disponible: los clics aún no se registran, cuentan 0)' : '';
-  const blockRates = t.arms.every((a) => a.sent >= META_COMPARE_MIN_SENDS) && t.arms.some((a) => a.block_rate !== null);
+  // Meta's template comparison (two arms past 1,000 sends, asked once the campaign completed).
+  const meta = t.result?.meta_compare ?? null;
+  const blockRates = meta?.available === true;
+  const blocks = (a: SplitArm) => {
+    const m = meta?.arms.find((x) => x.variant === a.variant);
+    if (!m) return '-';
+    return `${m.fewer_blocks ? 'Menos bloqueos' : 'Más bloqueos'}${m.top_block_reason ? ` (${BLOCK_REASON_LABELS[m.top_block_reason] ?? m.top_block_reason})` : ''}`;
+  };
   return (
     <Card className="p-4 sm:p-6" data-testid="split-test-card">
       <h2 className="mb-1 text-lg font-semibold text-gray-900">Prueba A/B</h2>
@@ -80,7 +100,7 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                 { label: 'Toques', value: formatNumber(a.tapped) },
                 { label: 'Clics', value: a.clicked === null ? 'no disponible' : formatNumber(a.clicked) },
                 { label: 'IC 95 %', value: interval(a), wide: true },
-                ...(blockRates ? [{ label: 'Bloqueos (Meta)', value: pct(a.block_rate) }] : []),
+                ...(blockRates ? [{ label: 'Bloqueos (Meta)', value: blocks(a), wide: true }] : []),
               ]}
             />
           ))}
@@ -121,13 +141,14 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                   <td className="px-4 py-3 whitespace-nowrap text-gray-700">{a.clicked === null ? 'no disponible' : formatNumber(a.clicked)}</td>
                   <td className="px-4 py-3 font-semibold whitespace-nowrap text-gray-900">{pct(a.rate)}</td>
                   <td className="px-4 py-3 whitespace-nowrap text-gray-700">{interval(a)}</td>
-                  {blockRates && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{pct(a.block_rate)}</td>}
+                  {blockRates && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{blocks(a)}</td>}
                 </tr>
               ))}
             </tbody>
           </table>
         </TableScroll>
       )}
+      {meta && !meta.available && meta.reason && <p className="mt-3 text-xs text-gray-500">Comparación de bloqueos de Meta: no disponible. {meta.reason}.</p>}
       <p className="mt-3 text-xs text-gray-500">
         La tasa es sobre los mensajes aceptados por Meta; la ganadora sale de una prueba z de dos proporciones al 95 %
         {t.arms.length > 2 ? ', cada variante contra la mejor con corrección de Bonferroni' : ''}. Después de la decisión las cifras incluyen al resto del público.
