@@ -98,6 +98,8 @@ describe('Prueba A/B', () => {
     await page.getByLabel('Sin ganador significativo *').selectOption('stop');
     // Keyboard: the section's "add a variant" is a button that offers C.
     await expect(page.getByRole('button', { name: 'Agregar variante C' }).isVisible()).resolves.toBe(true);
+    // The pre-flight runs with both variants (each template is checked).
+    await page.getByTestId('preflight-attempted').waitFor();
     await page.setViewportSize({ width: 1400, height: 900 });
     await shots('split-test-form');
     await page.getByRole('button', { name: 'Crear Campaña' }).click();
@@ -146,7 +148,7 @@ describe('Prueba A/B', () => {
     await result.getByText(/^Ganó B \(\+100,0 pts, p [=<] 0,0\d\d\)$/).waitFor();
     await expect(result.textContent()).resolves.toContain('El resto del público recibe la variante B.');
     const table = page.getByRole('region', { name: 'Variantes de la prueba A/B' });
-    await expect(table.getByRole('rowheader').allTextContents()).resolves.toEqual(['A', 'Bganadora']);
+    await expect(table.getByRole('rowheader').allTextContents()).resolves.toEqual(['Aoferta_a', 'Bganadoraoferta_b']);
     await expect(table.textContent()).resolves.toContain('0,0 %');
     await cardShot('split-test-result');
   }, 240_000);

@@ -136,6 +136,22 @@ describe('a split test ("Prueba A/B")', () => {
     await expect(
       createCampaign(bed.t.ctx, bed.userId, { ...base, variants: [{ template_id: w.templateId }, { template_id: unmapped }], ab_test: ab }),
     ).rejects.toThrow();
+    // The pre-flight checks every variant's template and says which one cannot be sent.
+    const pre = await bed.t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/preflight',
+      headers: bed.headers,
+      payload: { ...base, variants: [{ template_id: w.templateId }, { template_id: unmapped }], ab_test: ab },
+    });
+    expect(pre.statusCode).toBe(200);
+    expect(pre.json().template_problem).toMatch(/^Variante B: /);
+    const fine = await bed.t.app.inject({
+      method: 'POST',
+      url: '/api/campaigns/preflight',
+      headers: bed.headers,
+      payload: { ...base, variants: [{ template_id: w.templateId }, { template_id: templateB }], ab_test: ab },
+    });
+    expect(fine.json().template_problem).toBeNull();
     const ok = await createSplit({ share: 0.2, no_winner: 'stop' });
     expect(ok.split_test).toMatchObject({ ab_test: { share: 0.2, metric: 'read', no_winner: 'stop' }, result: null, decide_at: null });
     expect(ok.split_test!.arms.map((a) => [a.variant, a.template_name])).toEqual([

@@ -111,14 +111,13 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
             <TableHead
               columns={[
                 'Variante',
-                'Plantilla',
                 'Destinatarios',
                 'Enviados',
                 'Leídos',
                 'Respuestas',
                 'Toques',
                 'Clics',
-                `Tasa (${t.metric_label.toLowerCase()})`,
+                'Tasa',
                 'IC 95 %',
                 ...(blockRates ? ['Bloqueos (Meta)'] : []),
               ]}
@@ -131,8 +130,8 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                   <th scope="row" className="px-4 py-3 text-left font-semibold whitespace-nowrap text-gray-900">
                     {a.variant}
                     {t.result?.winner === a.variant && <span className="ml-2 text-xs font-medium text-green-800">ganadora</span>}
+                    <span className="block text-xs font-normal text-gray-600">{a.template_name}</span>
                   </th>
-                  <td className="px-4 py-3 whitespace-nowrap text-gray-700">{a.template_name}</td>
                   <td className="px-4 py-3 text-gray-700">{formatNumber(a.recipients)}</td>
                   <td className="px-4 py-3 text-gray-700">{formatNumber(a.sent)}</td>
                   <td className="px-4 py-3 text-gray-700">{formatNumber(a.read)}</td>
