@@ -22,7 +22,7 @@ describe("WhatsApp simulator: Meta's template comparison", () => {
     end: String(now),
     nowSec: now,
     lookup: (id: string) => [a, b, tpl('13', 'otra', '9999')].find((t) => t.id === id),
-    sends: (t: Template) => (t.id === '11' ? 1273 : 1042),
+    sends: (t: Template): number => (t.id === '11' ? 1273 : 1042),
     blockRate: (t: Template) => (t.id === '11' ? 0.02 : 0.01),
   };
 
