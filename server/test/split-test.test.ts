@@ -206,6 +206,15 @@ describe('a split test ("Prueba A/B")', () => {
     const held = (await recipients(c.id)).filter((r) => r.variant === null);
     expect(held.every((r) => r.status === 'pending')).toBe(true);
     expect(await claimRecipients(bed.t.ctx.db, c.id, 'test-owner', 500)).toEqual([]);
+    // They wait at 'infinity', beyond every range scan of due rows, until the decision.
+    const [due] = await rowsOf<{ held: number; infinite: number }>(
+      bed.t.ctx.db,
+      sql`select (count(*) filter (where variant is null))::int as held,
+            (count(*) filter (where variant is null and next_attempt_at = 'infinity'))::int as infinite
+          from campaign_recipients where campaign_id = ${c.id}`,
+    );
+    expect(due.infinite).toBe(due.held);
+    expect(due.held).toBe(held.length);
     await bed.t.ctx.db.execute(sql`update campaigns set status = 'cancelled' where id = ${c.id}`);
   });
 

@@ -151,7 +151,8 @@ export async function nextDueAt(db: Db, campaignId: number): Promise<number | nu
   const [row] = await rowsOf<{ wait_ms: number | string | null }>(
     db,
     sql`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as wait_ms
-        from campaign_recipients r where r.campaign_id = ${campaignId} and r.status = 'pending' and ${claimableArmSql(campaignId)}`,
+        from campaign_recipients r
+        where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at < 'infinity' and ${claimableArmSql(campaignId)}`,
   );
   return row?.wait_ms === null || row?.wait_ms === undefined ? null : Number(row.wait_ms);
 }

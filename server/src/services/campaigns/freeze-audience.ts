@@ -5,7 +5,7 @@ import { rowsOf, withHashJoins } from '../../db/sql';
 import { conflict } from '../../lib/errors';
 import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
 import { assignRecipientZones } from './recipient-zones-freeze';
-import { frozenVariantSql, splitDecideAtSql } from './split-test';
+import { frozenDueSql, frozenVariantSql, splitDecideAtSql } from './split-test';
 import type { SplitTestConfig } from '../../db/schema/campaigns';
 
 export { NO_VALID_PHONE, DUPLICATE_PHONE } from './audience-classifier';
@@ -65,12 +65,12 @@ export async function freezeAudience(
       db,
       sql`with ${classified},
       ins as (
-        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params, variant)
+        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params, variant, next_attempt_at)
         select ${campaign.id}, ${campaign.userId}::int, ${explicit ? sql`null::bigint` : sql`contact_id`}, phone,
           case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
           case when reason is null then 'pending' else 'skipped' end,
           case reason ${message} end,
-          known_bsuid, params, ${frozenVariantSql(split, campaign.id)}
+          known_bsuid, params, ${frozenVariantSql(split, campaign.id)}, ${frozenDueSql(split, campaign.id)}
         -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did;
         -- an explicit campaign's, the order its recipients were added in (contact_id is the position).
         from classified order by contact_id

@@ -53,7 +53,7 @@ export async function decideSplitTest(db: Db, campaignId: number): Promise<boole
     if (result.winner !== null) {
       const winner = config.variants.findIndex((_, i) => variantLabel(i) === result.winner);
       await tx.execute(
-        sql`update campaign_recipients set variant = ${winner}
+        sql`update campaign_recipients set variant = ${winner}, next_attempt_at = now()
             where campaign_id = ${campaignId} and variant is null and status = 'pending'`,
       );
     } else {

@@ -49,6 +49,16 @@ export function frozenVariantSql(split: SplitTestConfig | null, campaignId: numb
     then least(${arms - 1}::int, floor(${u} / ${split.share}::float8 * ${arms}::int)::int)::smallint end`;
 }
 
+/**
+ * When a frozen row is first due: the rest of a split test's audience (no arm, not skipped) waits
+ * at 'infinity' until the decision gives it the winner and makes it due now. So no range scan of
+ * due rows (the claim's, the budget's and the sending hours' checks) ever walks the held rows.
+ */
+export function frozenDueSql(split: SplitTestConfig | null, campaignId: number): SQL {
+  if (!split) return sql`now()`;
+  return sql`case when reason is null and ${frozenVariantSql(split, campaignId)} is null then 'infinity'::timestamptz else now() end`;
+}
+
 /** The person's place in [0, 1) for the campaign (the same formula as `splitBucket`, in SQL). */
 export const splitBucketSql = (personKey: SQL, campaignId: number): SQL =>
   sql`(('x' || substr(md5(${personKey} || ':' || ${campaignId}::text), 1, 8))::bit(32)::bigint::float8 / 4294967296.0)`;
@@ -59,7 +69,8 @@ export const splitDecideAtSql = sql`case when split_test is not null
 
 /**
  * The claim's set filter (`r` = campaign_recipients): while a split test waits for its decision,
- * only the rows with an arm are claimable. One uncorrelated sub-select per claim statement.
+ * only the rows with an arm are claimable (the held rows also wait at 'infinity', frozenDueSql,
+ * so the claim's range never reaches them). One uncorrelated sub-select per claim statement.
  */
 export const claimableArmSql = (campaignId: number): SQL =>
   sql`(r.variant is not null or not exists (select 1 from campaigns st where st.id = ${campaignId} and st.split_test is not null))`;
