@@ -7,6 +7,7 @@ import { decideSplit, twoProportionZTest, wilsonInterval } from '../src/lib/stat
 import { claimRecipients } from '../src/engine/campaigns/claim';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { SPLIT_TEST_FIXED, updateCampaign } from '../src/services/campaigns/update-campaign';
 import { decideSplitTest, splitResultOf } from '../src/services/campaigns/split-test-decision';
 import { splitBucketSql } from '../src/services/campaigns/split-test';
 import { compareFinishedSplitTests } from '../src/services/campaigns/split-test-compare';
@@ -154,6 +155,8 @@ describe('a split test ("Prueba A/B")', () => {
     expect(fine.json().template_problem).toBeNull();
     const ok = await createSplit({ share: 0.2, no_winner: 'stop' });
     expect(ok.split_test).toMatchObject({ ab_test: { share: 0.2, metric: 'read', no_winner: 'stop' }, result: null, decide_at: null });
+    // Its template and number stay those its variants were checked against.
+    await expect(updateCampaign(bed.t.ctx, bed.userId, ok.id, { template_id: templateC })).rejects.toThrow(SPLIT_TEST_FIXED);
     expect(ok.split_test!.arms.map((a) => [a.variant, a.template_name])).toEqual([
       ['A', 'promo'],
       ['B', 'promo_b'],
