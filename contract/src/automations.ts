@@ -10,7 +10,7 @@ export * from './automation-trigger';
  * it is switched on with `/start` and paused with `/pause`.
  */
 export const createAutomaticCampaignSchema = createCampaignSchema
-  .omit({ filters: true, scheduled_at: true })
+  .omit({ filters: true, scheduled_at: true, variants: true, ab_test: true })
   .extend({
     kind: z.literal('automatic'),
     trigger: automationTriggerSchema,

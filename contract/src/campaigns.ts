@@ -4,6 +4,7 @@ import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 import { automationViewSchema } from './automation-trigger';
+import { abTestSchema, splitTestViewSchema, splitVariantsSchema } from './split-test';
 
 export { sendingHoursSchema };
 
@@ -86,6 +87,12 @@ export const createCampaignSchema = z.strictObject({
   deferred_window_hours: deferredWindowHoursSchema.optional().default(72),
   /** "Horario de envío": null = off; left out = the WhatsApp account's default. */
   sending_hours: sendingHoursSchema.nullable().optional(),
+  /**
+   * "Prueba A/B" (split-test.ts): 2–4 variants, the first being `template_id`, given with
+   * `ab_test` (both or neither; checked by the server's split-test.ts and the form).
+   */
+  variants: splitVariantsSchema.optional(),
+  ab_test: abTestSchema.optional(),
 });
 export type CreateCampaignInput = z.input<typeof createCampaignSchema>;
 
@@ -290,6 +297,8 @@ export const campaignSchema = z.object({
     .optional(),
   /** Detail view only: the latest approval request (two-person approval). */
   approval: campaignApprovalSchema.nullable().optional(),
+  /** Detail view only: a split test's arms and result ("Prueba A/B"); absent for every other campaign. */
+  split_test: splitTestViewSchema.nullable().optional(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
@@ -356,6 +365,8 @@ export const campaignMessageSchema = z.object({
   /** An automatic campaign's recipient: its Kommo lead, and while waiting, when it is due (ISO). */
   lead_id: z.number().nullable().optional(),
   due_at: z.string().nullable().optional(),
+  /** A split test's recipient: its variant ('A'…'D'); null outside a split test or not assigned yet. */
+  variant: z.string().nullable().optional(),
 });
 export type CampaignMessage = z.infer<typeof campaignMessageSchema>;
 

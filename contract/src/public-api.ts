@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VARIANT_LABELS } from './split-test';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATUSES } from './campaigns';
 import { contactFilterSchema } from './contact-filter';
 
@@ -191,6 +192,8 @@ export const v1RecipientSchema = z.object({
   reply: text(4096).nullable(),
   replied_at: when.nullable(),
   cost_usd: z.number().min(0).max(1e9).nullable(),
+  /** A split test's arm ('A'…'D'); null outside a split test, or while waiting for the winner. */
+  variant: z.enum(VARIANT_LABELS).nullable(),
 });
 export const v1RecipientPageSchema = z.object({ data: z.array(v1RecipientSchema).max(1000), next_cursor: text(20).nullable() });
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { apiAs, type ConsoleApi } from './stack';
 
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function openBrowser(): Promise<{ browser: Browser; page: Page; close(): Promise<void> }> {

@@ -5,6 +5,7 @@ import { startKommoSim, type KommoSim } from '@masivo/simulators/kommo';
 import { startWhatsAppSim, type WhatsAppSim } from '@masivo/simulators/whatsapp';
 import { loadConfig } from '../../server/src/config';
 import { startServer } from '../../server/src/server';
+import type { AppContext } from '../../server/src/context';
 
 export const WHATSAPP_APP_SECRET = 'e2e-whatsapp-app-secret';
 
@@ -12,6 +13,8 @@ export interface Stack {
   baseUrl: string;
   kommo: KommoSim;
   whatsapp: WhatsAppSim;
+  /** The server's process context (its database), for a test that must move time along (a split test's wait). */
+  ctx: AppContext;
   stop(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function startStack(
     baseUrl,
     kommo,
     whatsapp,
+    ctx: server.ctx,
     async stop() {
       await server.stop();
       await Promise.allSettled([kommo.close(), whatsapp.close()]);

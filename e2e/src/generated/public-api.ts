@@ -909,6 +909,7 @@ export interface operations {
                             reply: string | null;
                             replied_at: string | null;
                             cost_usd: number | null;
+                            variant: ("A" | "B" | "C" | "D") | null;
                         }[];
                         next_cursor: string | null;
                     };

@@ -42,7 +42,7 @@ export interface WhatsAppSimOptions {
 }
 
 export type WhatsAppConfigurable = Partial<Pick<WhatsAppConfig,
-  'webhookUrl' | 'appSecret' | 'latencyMs' | 'latencyJitter' | 'deliveryRate' | 'readRate' | 'failRate' | 'failCode' | 'statusDelayMs'
+  'webhookUrl' | 'appSecret' | 'latencyMs' | 'latencyJitter' | 'deliveryRate' | 'readRate' | 'templateReadRates' | 'templateBlockRates' | 'failRate' | 'failCode' | 'statusDelayMs'
   | 'approvalDelayMs' | 'duplicateWebhooks' | 'reorderWebhooks' | 'webhookRetry' | 'webhookBatchMax' | 'pairLimit'
   | 'managementHourlyLimit' | 'rejectTemplatesMatching' | 'autoReplies'>> & { rules?: Partial<MetaRulesConfig> };
 

@@ -69,6 +69,15 @@ export class MessageLog {
     return wamid;
   }
 
+  /** Accepted sends of one template (name and language) between two times (ms), for the template comparison. */
+  sendsOf(template: string, language: string, fromMs: number, toMs: number): number {
+    const idx = this.templateIndex.get(`${template}\u0000${language}`);
+    if (idx === undefined) return 0;
+    let n = 0;
+    for (let i = 0; i < this.at.length; i++) if (this.templateIdx[i] === idx && this.at[i] >= fromMs && this.at[i] <= toMs) n++;
+    return n;
+  }
+
   private wamidAt(i: number): string {
     // Messages are recorded in wamid order; reset() restarts the arrays but not the sequence.
     return `${this.prefix}${(this.seq - this.at.length + i).toString(36).toUpperCase().padStart(8, '0')}`;

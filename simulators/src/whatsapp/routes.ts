@@ -7,6 +7,7 @@ import { phoneNumberJson } from './phone-numbers';
 import { validateSend } from './send-validation';
 import type { WhatsAppState } from './state';
 import { TEMPLATE_FIELDS, templateJson } from './templates';
+import { compareTemplates } from './template-compare';
 
 type Req = FastifyRequest<{ Params: { version: string; id: string }; Querystring: Record<string, unknown> }>;
 
@@ -188,6 +189,28 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     const bytes = Buffer.isBuffer(req.body) ? req.body.length : 0;
     const done = state.media.finishSession(req.params.id, Number(req.headers.file_offset ?? 0), bytes);
     return 'error' in done ? send(reply, done.error) : done;
+  });
+
+  // Meta's Template Comparison API (template-compare.ts): GET /{template_id}/compare.
+  app.get('/:version/:id/compare', async (req: Req, reply) => {
+    if (!VERSION.test(req.params.version)) return send(reply, graphError(100, `Unknown path components: /${req.params.version}`));
+    const target = state.templates.byId(req.params.id);
+    const token = tokenOf(req);
+    if (!target) return send(reply, state.tokenKnown(token) ? unknownObjectError(req.params.id, req.method) : invalidTokenError());
+    if (!state.tokenValidForWaba(target.wabaId, token)) return send(reply, invalidTokenError());
+    const limited = managementLimit(target.wabaId);
+    if (limited) return send(reply, limited);
+    const out = compareTemplates({
+      target,
+      templateIds: firstString(req.query.template_ids),
+      start: firstString(req.query.start),
+      end: firstString(req.query.end),
+      nowSec: Math.floor(Date.now() / 1000),
+      lookup: (id) => state.templates.byId(id),
+      sends: (t, from, to) => state.log.sendsOf(t.name, t.language, from, to),
+      blockRate: (t) => state.config.templateBlockRates?.[t.name] ?? 0,
+    });
+    return 'error' in out ? send(reply, out.error) : out.body;
   });
 
   app.get('/:version/:id/message_templates', async (req: Req, reply) => {

@@ -197,6 +197,14 @@ export class WhatsAppState {
     for (const key of ['duplicateWebhooks', 'reorderWebhooks', 'webhookRetry'] as const) {
       if (p[key] !== undefined) c[key] = Boolean(p[key]);
     }
+    for (const key of ['templateReadRates', 'templateBlockRates'] as const) {
+      if (p[key] === undefined) continue;
+      const rates = p[key] ?? {};
+      for (const [name, v] of Object.entries(rates)) {
+        if (typeof v !== 'number' || v < 0 || v > 1) throw new Error(`${key}.${name} must be between 0 and 1`);
+      }
+      c[key] = { ...rates };
+    }
     if (p.latencyJitter !== undefined) c.latencyJitter = checkedJitter(p.latencyJitter);
     if (p.autoReplies !== undefined) c.autoReplies = checkedAutoReplies(p.autoReplies);
     if (p.webhookUrl !== undefined) c.webhookUrl = p.webhookUrl ? new URL(p.webhookUrl).toString() : null;
@@ -307,7 +315,7 @@ export class WhatsAppState {
     if (failCode !== null) return emit('failed', step, failCode);
     emit('sent', step);
     if (Math.random() >= c.deliveryRate) return;
-    const read = Math.random() < c.readRate;
+    const read = Math.random() < (c.templateReadRates?.[plan.template?.name ?? ''] ?? c.readRate);
     // Reordering delivers `read` before `delivered`, which receivers must tolerate.
     emit('delivered', c.reorderWebhooks && read ? 3 * step : 2 * step);
     if (read) emit('read', c.reorderWebhooks ? 2 * step : 3 * step);

@@ -69,6 +69,15 @@ export class TemplateStore {
     return t;
   }
 
+  /** A template by its id, in any WABA. */
+  byId(id: string): Template | undefined {
+    for (const list of this.byWaba.values()) {
+      const t = list.find((x) => x.id === id);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
   find(wabaId: string, name: string, language: string): Template | undefined {
     return this.list(wabaId).find((t) => t.name === name && t.language === language);
   }

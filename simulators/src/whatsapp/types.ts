@@ -120,6 +120,10 @@ export interface WhatsAppConfig {
   latencyJitter: LatencyJitter | null;
   deliveryRate: number;
   readRate: number;
+  /** Read rate by template name, over readRate (recipients who read one template more than another: split tests). */
+  templateReadRates?: Record<string, number>;
+  /** Share of a template's sends whose recipient blocked the business, by name (the template comparison's BLOCK_RATE order). */
+  templateBlockRates?: Record<string, number>;
   failRate: number;
   /** Error code of `failed` statuses drawn by failRate. */
   failCode: number;

@@ -1,4 +1,5 @@
-import { bigint, date, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import type { AbTest, SplitResult } from '@masivo/contract/split-test';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { AutomationTrigger, LeadFields } from '@masivo/contract/automations';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
@@ -6,6 +7,11 @@ import type { SendingHoursValue } from '@masivo/contract/sending-hours';
 import { kommoAccounts } from './kommo';
 import { users } from './users';
 import { templates, whatsappAccounts } from './whatsapp';
+
+/** 0048: a split test's variants (the first = the campaign's template) and the operator's settings. */
+export interface SplitTestConfig extends AbTest {
+  variants: Array<{ template_id: number; template_name: string; template_language: string }>;
+}
 
 /** Mirrors 0005_campaigns.sql; comments on the columns live there. */
 export const campaigns = pgTable('campaigns', {
@@ -64,6 +70,10 @@ export const campaigns = pgTable('campaigns', {
   sourceGroup: jsonb('source_group').$type<{ group: string; hours?: number; button?: string }>(),
   /** 0033: the member who created it (null before organisations: the founder). */
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  /** 0048: "Prueba A/B": the variants and settings, when the decision is due, the decision. */
+  splitTest: jsonb('split_test').$type<SplitTestConfig>(),
+  splitDecideAt: timestamp('split_decide_at', { withTimezone: true }),
+  splitResult: jsonb('split_result').$type<SplitResult>(),
 });
 
 export const campaignRecipients = pgTable('campaign_recipients', {
@@ -111,6 +121,8 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0043: an automatic campaign's lead, and its fields read at the due time (the `lead.*` variables). */
   leadId: bigint('lead_id', { mode: 'number' }),
   lead: jsonb('lead').$type<LeadFields>(),
+  /** 0048: a split test's arm (0 = A); null outside one, and for the rest until the decision. */
+  variant: smallint('variant'),
 });
 
 /** 0021: inbound messages, kept once per number and wamid, attributed to a campaign recipient when they answer one. */

@@ -7,6 +7,7 @@ import { pickWithinBudget, recordReach, type ClaimReach } from './portfolio-reac
 import { withinSendingHours } from './sending-hours-claim';
 import { portfolioKeyOf, UNLIMITED } from '../../services/whatsapp-accounts/messaging-limit';
 import type { SpanContext } from '../../lib/tracing';
+import { claimableArmSql } from '../../services/campaigns/split-test';
 
 export interface ClaimedRecipient {
   id: number;
@@ -18,6 +19,8 @@ export interface ClaimedRecipient {
   contact: ContactLike;
   /** An explicit recipient's own template parameters (0039); null for every other recipient. */
   params?: Record<string, string> | null;
+  /** A split test's arm (0 = A): the sender renders the row with that variant's template. */
+  variant?: number | null;
   /** With tracing on, the span of the claim that took it (the send span links to it). */
   claimSpan?: SpanContext;
 }
@@ -34,6 +37,7 @@ interface RawClaim {
   custom_fields: Record<string, string> | string | null;
   params: Record<string, string> | string | null;
   lead: LeadFields | string | null;
+  variant?: number | string | null;
 }
 
 /**
@@ -56,7 +60,7 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
           update campaigns set hours_wait_until = null
           where id = ${campaignId} and hours_wait_until is not null and exists (select 1 from claimed)
         )${recordReach(reach)}
-        select cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        select cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, cl.variant, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from claimed cl left join contacts c on c.id = cl.contact_id
         order by cl.id`,
   );
@@ -92,7 +96,7 @@ export async function claimUnlimited(db: Db, campaignId: number, owner: string, 
           select b.user_id, b.portfolio_id, cl.phone_key, clock_timestamp() from claimed cl cross join b where cl.phone_key is not null
           on conflict (user_id, portfolio_id, phone_key) do update set reached_at = excluded.reached_at
         )
-        select b.unlimited, cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, c.name, c.first_name, c.last_name, c.email, c.custom_fields
+        select b.unlimited, cl.id, cl.phone, cl.phone_key, cl.attempts, cl.params, cl.lead, cl.variant, c.name, c.first_name, c.last_name, c.email, c.custom_fields
         from b left join (claimed cl left join contacts c on c.id = cl.contact_id) on true
         order by cl.id`,
   );
@@ -104,7 +108,8 @@ export async function claimUnlimited(db: Db, campaignId: number, owner: string, 
 /** The next due pending rows of the campaign within its sending hours, locked (`extra`: one more condition). */
 const candidatesSql = (campaignId: number, limit: number, extra = sql``) => sql`candidates as (
           select r.id, r.phone_key, r.next_attempt_at from campaign_recipients r
-          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now() and ${withinSendingHours(campaignId)} ${extra}
+          where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at <= now() and ${withinSendingHours(campaignId)}
+            and ${claimableArmSql(campaignId)} ${extra}
           order by r.next_attempt_at, r.id
           limit ${limit}
           for update skip locked
@@ -116,7 +121,7 @@ const claimedSql = (campaignId: number, owner: string) => sql`claimed as (
           set status = 'sending', attempts = r.attempts + 1, claimed_at = now(), claim_owner = ${owner}, dispatched_at = null
           from picked p
           where r.id = p.id and exists (select 1 from campaigns c where c.id = ${campaignId} and c.status = 'sending')
-          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params, r.lead
+          returning r.id, r.contact_id, r.phone, r.phone_key, r.attempts, r.params, r.lead, r.variant
         )`;
 
 function claimedOf(r: RawClaim, campaignId: number): ClaimedRecipient {
@@ -137,6 +142,7 @@ function claimedOf(r: RawClaim, campaignId: number): ClaimedRecipient {
       lead: typeof r.lead === 'string' ? JSON.parse(r.lead) : r.lead,
     },
     params: typeof r.params === 'string' ? JSON.parse(r.params) : r.params,
+    variant: r.variant === null || r.variant === undefined ? null : Number(r.variant),
   };
 }
 
@@ -145,7 +151,8 @@ export async function nextDueAt(db: Db, campaignId: number): Promise<number | nu
   const [row] = await rowsOf<{ wait_ms: number | string | null }>(
     db,
     sql`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as wait_ms
-        from campaign_recipients where campaign_id = ${campaignId} and status = 'pending'`,
+        from campaign_recipients r
+        where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at < 'infinity' and ${claimableArmSql(campaignId)}`,
   );
   return row?.wait_ms === null || row?.wait_ms === undefined ? null : Number(row.wait_ms);
 }

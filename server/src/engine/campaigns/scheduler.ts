@@ -16,6 +16,8 @@ import { pruneReach } from './portfolio-budget';
 import { wakeDueDeferred } from '../../services/campaigns/wake-deferred';
 import { refreshHolidays } from '../../services/campaigns/recipient-zones-freeze';
 import { expireApprovals } from '../../services/campaigns/campaign-approvals';
+import { decideDueSplitTests } from '../../services/campaigns/split-test-decision';
+import { compareFinishedSplitTests } from '../../services/campaigns/split-test-compare';
 
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
@@ -30,6 +32,7 @@ type Log = (msg: string, err?: unknown) => void;
  * - approval requests nobody decided within 72 h expire (their campaigns return to draft);
  * - scheduled campaigns whose time came are started (also the ones due while no process ran);
  * - in-flight rows past the grace period become unknown;
+ * - split tests whose wait is over are decided (the rest gets the winner, or is stopped);
  * - sending campaigns with nothing left to settle are completed;
  * - sending campaigns whose WhatsApp account was deleted are paused with the reason.
  * Every tenant's campaigns share this loop, so each step runs on its own, and one
@@ -49,7 +52,10 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
   await step('expire approval requests', () => expireApprovals(ctx.db));
   await step('start due campaigns', () => startDueCampaigns(ctx, log));
   await step('mark stale in-flight unknown', () => retryOnConflict(() => markStaleInFlightUnknown(ctx.db, opts.graceMs)));
+  // Before the completion: a split test stopped without a winner completes in the same tick.
+  await step('decide split tests', () => decideDueSplitTests(ctx.db));
   await step('complete finished campaigns', () => completeFinished(ctx.db));
+  await step('compare split-test templates', () => compareFinishedSplitTests(ctx).then(() => 0));
   await step('pause orphaned campaigns', () => pauseOrphaned(ctx.db));
   await step('wake due deferred recipients', () => wakeDueDeferred(ctx.db));
   await step('prune portfolio reach', () => pruneReach(ctx.db));

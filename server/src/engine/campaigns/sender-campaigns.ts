@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { TemplateComponent } from '../../db/schema/whatsapp';
+import type { SplitTestConfig } from '../../db/schema/campaigns';
 import { AppError } from '../../lib/errors';
 import { rowsOf } from '../../db/sql';
 import type { MappingLike } from '../../services/variables/render';
@@ -23,6 +24,16 @@ export interface ActiveCampaign {
   /** The header's media id, uploaded once for the campaign (static header media only). */
   headerMediaId: string | null;
   loadedAt: number;
+  /** A split test's variants by arm (0 = A, the campaign's own template), each with its own mapping. */
+  variants?: CampaignVariant[];
+}
+
+/** One arm of a split test: what the sender needs to render its recipients. */
+export type CampaignVariant = Pick<ActiveCampaign, 'templateId' | 'templateName' | 'language' | 'template' | 'mappings' | 'headerMediaId'>;
+
+/** The template a claimed recipient is sent: its arm's in a split test, else the campaign's. */
+export function variantOf(campaign: ActiveCampaign, variant: number | null | undefined): CampaignVariant {
+  return (variant !== null && variant !== undefined && campaign.variants?.[variant]) || campaign;
 }
 
 /** Template and mappings are re-read now and then, so an edit reaches a running campaign. */
@@ -39,9 +50,16 @@ export async function activeCampaignsOf(
   /** Uploads the campaign's header media; an AppError refuses the campaign with its reason. */
   headerMediaId: (campaign: Omit<ActiveCampaign, 'headerMediaId'>) => Promise<string | null> = async () => null,
 ): Promise<{ active: Map<number, ActiveCampaign>; refused: Array<{ campaignId: number; reason: string }> }> {
-  const rows = await rowsOf<{ id: number; user_id: number; kommo_account_id: number | null; template_id: number | null; audience_kind: string }>(
+  const rows = await rowsOf<{
+    id: number;
+    user_id: number;
+    kommo_account_id: number | null;
+    template_id: number | null;
+    audience_kind: string;
+    split_test: SplitTestConfig | string | null;
+  }>(
     db,
-    sql`select id, user_id, kommo_account_id, template_id, audience_kind from campaigns
+    sql`select id, user_id, kommo_account_id, template_id, audience_kind, split_test from campaigns
         where whatsapp_account_id = ${whatsappAccountId} and status = 'sending' order by id`,
   );
   const active = new Map<number, ActiveCampaign>();
@@ -76,7 +94,29 @@ export async function activeCampaignsOf(
         mappings,
         loadedAt: now,
       };
-      active.set(id, { ...loaded, headerMediaId: await headerMediaId(loaded) });
+      const campaign: ActiveCampaign = { ...loaded, headerMediaId: await headerMediaId(loaded) };
+      // A split test: every variant's template and mapping, read once with the campaign's.
+      const split = typeof row.split_test === 'string' ? (JSON.parse(row.split_test) as SplitTestConfig) : row.split_test;
+      if (split?.variants?.length) {
+        campaign.variants = [];
+        for (const v of split.variants) {
+          if (v.template_id === template.id) {
+            campaign.variants.push(campaign);
+            continue;
+          }
+          const usable = await assertTemplateUsable(db, Number(row.user_id), v.template_id, whatsappAccountId, { partialMappings: loaded.explicit });
+          const arm = {
+            ...loaded,
+            templateId: usable.template.id,
+            templateName: usable.template.name,
+            language: usable.template.language,
+            template: { components: usable.template.components, parameterFormat: usable.template.parameterFormat },
+            mappings: usable.mappings,
+          };
+          campaign.variants.push({ ...arm, headerMediaId: await headerMediaId(arm) });
+        }
+      }
+      active.set(id, campaign);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       refused.push({ campaignId: id, reason: err.message });

@@ -13,7 +13,7 @@ import type { CampaignEngineOptions } from './options';
 import { Pacer } from './pacer';
 import type { ResultWriter } from './result-writer';
 import { MAINTENANCE, retryDecision, THROUGHPUT } from './retry-policy';
-import type { ActiveCampaign } from './sender-campaigns';
+import { variantOf, type ActiveCampaign } from './sender-campaigns';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
@@ -255,10 +255,12 @@ export class AccountSender {
       this.writer.settle({ recipientId: item.id, kind: 'skipped', message: AUTHENTICATION_TO_BSUID });
       return;
     }
+    // A split test's recipient gets its arm's template and mapping (loaded with the campaign).
+    const variant = variantOf(campaign, item.variant);
     let components;
     try {
-      components = buildSendComponents(campaign.template, campaign.mappings, item.contact, {
-        headerMediaId: campaign.headerMediaId,
+      components = buildSendComponents(variant.template, variant.mappings, item.contact, {
+        headerMediaId: variant.headerMediaId,
         quickReplyPayload: (index) => this.store.signButton({ campaignId: campaign.id, index }),
         params: item.params,
       });
@@ -280,8 +282,8 @@ export class AccountSender {
       phoneNumberId: this.account.phoneNumberId,
       accessToken: this.account.accessToken,
       to: item.phone,
-      templateName: campaign.templateName,
-      language: campaign.language,
+      templateName: variant.templateName,
+      language: variant.language,
       components,
       bizOpaque: this.store.signCallback({ campaignId: campaign.id, recipientId: item.id }),
     };
@@ -357,7 +359,7 @@ export class AccountSender {
         this.writer.settle({ recipientId: item.id, kind: 'requeue', code: outcome.code, message: outcome.message });
         const campaign = this.active.get(item.campaignId);
         if (campaign && (outcome.code === TEMPLATE_PAUSED || outcome.code === TEMPLATE_DISABLED)) {
-          void this.pauseTemplate(campaign.templateId, outcome.code);
+          void this.pauseTemplate(variantOf(campaign, item.variant).templateId, outcome.code);
           return;
         }
         const target = outcome.scope === 'account' ? { whatsappAccountId: this.accountId } : { campaignIds: [item.campaignId] };
@@ -393,7 +395,9 @@ export class AccountSender {
 
   /** Every campaign of this number on the template stops now; the store pauses them all. */
   private async pauseTemplate(templateId: number, code: number) {
-    const ids = [...this.active.values()].filter((c) => c.templateId === templateId).map((c) => c.id);
+    const ids = [...this.active.values()]
+      .filter((c) => c.templateId === templateId || c.variants?.some((v) => v.templateId === templateId))
+      .map((c) => c.id);
     for (const id of ids) {
       this.active.delete(id);
       this.pausedHere.set(id, performance.now() + 5_000);

@@ -1,3 +1,4 @@
+import { variantLabel } from '@masivo/contract/split-test';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CampaignMessagesPage, RecipientStatus, campaignMessagesQuerySchema } from '@masivo/contract/campaigns';
@@ -30,6 +31,7 @@ interface RawMessage {
   button_tapped: string | null;
   lead_id: number | string | null;
   due_at: string | null;
+  variant: number | string | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
           ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
           ${isoOf(sql`r.replied_at`)} as replied_at, r.reply_count, r.last_reply, r.button_tapped,
           (r.held_at is not null and r.status = 'sent') as held,
-          r.lead_id, case when r.status = 'waiting' then ${isoOf(sql`r.next_attempt_at`)} end as due_at
+          r.lead_id, case when r.status = 'waiting' then ${isoOf(sql`r.next_attempt_at`)} end as due_at, r.variant
         from campaign_recipients r
         left join contacts c on c.id = r.contact_id and c.user_id = ${userId}
         where ${where}
@@ -85,6 +87,8 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       // An automatic campaign's recipient: its lead, and while waiting its due time («Programado para …»).
       lead_id: r.lead_id === null || r.lead_id === undefined ? null : Number(r.lead_id),
       due_at: r.due_at ?? null,
+      // A split test's arm ('A'…'D'); null outside one, or while waiting for the winner.
+      variant: r.variant === null || r.variant === undefined ? null : variantLabel(Number(r.variant)),
     })),
     total: Number(count?.n ?? 0),
     page,

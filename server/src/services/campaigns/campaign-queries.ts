@@ -8,6 +8,7 @@ import { notFound } from '../../lib/errors';
 import { toCampaign, type CampaignRow } from './campaign-view';
 import { campaignCost } from './campaign-cost';
 import { approvalView } from './approval-view';
+import { splitTestView } from './split-test-view';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaña no encontrada';
 
@@ -58,6 +59,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   }
   campaign.approval = await approvalView(db, row);
   campaign.automation = await automationView(db, row);
+  campaign.split_test = await splitTestView(db, row);
   return campaign;
 }
 

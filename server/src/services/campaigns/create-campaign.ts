@@ -13,6 +13,7 @@ import { gateApproval } from './campaign-approvals';
 import type { ActivityActor } from '../activity/activity-log';
 import { countContacts } from '../contacts/filter-engine';
 import { initialSendingHours } from './campaign-sending-hours';
+import { splitTestConfig } from './split-test';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -25,6 +26,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   await assertOwnKommoAccount(db, userId, data.kommo_account_id);
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
+  const splitTest = await splitTestConfig(db, userId, data);
   const scheduledAt = parseSchedule(data.scheduled_at);
   // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same
   // filter engine, counted from the narrow tables (the full classification waits for the start).
@@ -52,6 +54,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       deferredMaxAttempts: data.deferred_max_attempts,
       deferredWindowHours: data.deferred_window_hours,
       sendingHours: await initialSendingHours(db, data.whatsapp_account_id, data.sending_hours),
+      splitTest,
     })
     .returning();
   // Created scheduled: the schedule passes the two-person approval gate.

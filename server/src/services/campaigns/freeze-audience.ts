@@ -5,6 +5,8 @@ import { rowsOf, withHashJoins } from '../../db/sql';
 import { conflict } from '../../lib/errors';
 import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audience-classifier';
 import { assignRecipientZones } from './recipient-zones-freeze';
+import { frozenDueSql, frozenVariantSql, splitDecideAtSql } from './split-test';
+import type { SplitTestConfig } from '../../db/schema/campaigns';
 
 export { NO_VALID_PHONE, DUPLICATE_PHONE } from './audience-classifier';
 
@@ -26,10 +28,12 @@ export async function freezeAudience(
   db: Db,
   campaign: { id: number; userId: number; kommoAccountId: number | null; filters: ContactFilter },
 ): Promise<FreezeResult> {
-  const [template] = await rowsOf<{ category: string | null; audience_kind: string }>(
+  const [template] = await rowsOf<{ category: string | null; audience_kind: string; split_test: SplitTestConfig | string | null }>(
     db,
-    sql`select t.category, c.audience_kind from campaigns c join templates t on t.id = c.template_id where c.id = ${campaign.id}`,
+    sql`select t.category, c.audience_kind, c.split_test from campaigns c join templates t on t.id = c.template_id where c.id = ${campaign.id}`,
   );
+  // A split test ("Prueba A/B"): each recipient of the test slice gets its arm as it is frozen.
+  const split = typeof template?.split_test === 'string' ? (JSON.parse(template.split_test) as SplitTestConfig) : (template?.split_test ?? null);
   const marketing = (template?.category ?? '').toUpperCase() === 'MARKETING';
   const explicit = template?.audience_kind === 'explicit';
   if (!explicit && campaign.kommoAccountId == null) throw conflict('La campaña no tiene una cuenta Kommo');
@@ -61,12 +65,12 @@ export async function freezeAudience(
       db,
       sql`with ${classified},
       ins as (
-        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params)
+        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params, variant, next_attempt_at)
         select ${campaign.id}, ${campaign.userId}::int, ${explicit ? sql`null::bigint` : sql`contact_id`}, phone,
           case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
           case when reason is null then 'pending' else 'skipped' end,
           case reason ${message} end,
-          known_bsuid, params
+          known_bsuid, params, ${frozenVariantSql(split, campaign.id)}, ${frozenDueSql(split, campaign.id)}
         -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did;
         -- an explicit campaign's, the order its recipients were added in (contact_id is the position).
         from classified order by contact_id
@@ -80,7 +84,7 @@ export async function freezeAudience(
       ),
       counted as (
         update campaigns set total_recipients = t.total, pending_count = t.pending, skipped_count = t.skipped,
-          audience_frozen_at = now(), updated_at = now()
+          audience_frozen_at = now(), updated_at = now(), split_decide_at = ${splitDecideAtSql}
         from totals t where campaigns.id = ${campaign.id}
         returning campaigns.id
       )

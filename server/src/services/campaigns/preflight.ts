@@ -1,3 +1,4 @@
+import { variantLabel } from '@masivo/contract/split-test';
 import { and, eq, sql } from 'drizzle-orm';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import {
@@ -38,6 +39,8 @@ export interface PreflightInput {
   contactListOf?: number | null;
   /** A campaign with explicit recipients (0039): its staged recipients are the matched set. */
   explicitOf?: number | null;
+  /** A split test's other variants ("Prueba A/B"): each template is checked as the campaign's own. */
+  variantTemplateIds?: number[];
 }
 
 /**
@@ -48,7 +51,7 @@ export interface PreflightInput {
 export async function preflightRules(
   db: Db,
   userId: number,
-  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf'>,
+  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf' | 'variantTemplateIds'>,
 ): Promise<{ rules: AudienceRules; templateProblem: string | null; category: string; cap: { maxMessages: number; days: number } | null }> {
   const explicit = input.explicitOf != null;
   if (input.kommoAccountId != null) await assertOwnKommoAccount(db, userId, input.kommoAccountId);
@@ -67,6 +70,7 @@ export async function preflightRules(
     if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
     templateProblem = err.message;
   }
+  if (templateProblem === null) templateProblem = await variantsProblem(db, userId, input, explicit);
   const category = (template.category ?? '').toUpperCase();
   const marketing = category === 'MARKETING';
   const cap = await frequencyCapOf(db, userId);
@@ -141,6 +145,7 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
     filters: data.filters,
     startAt: at && at.getTime() > Date.now() ? at : null,
     hours: data.sending_hours ?? null,
+    variantTemplateIds: data.variants?.map((v) => Number(v.template_id)),
   });
 }
 
@@ -167,6 +172,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
       hours: row.sendingHours ?? null,
       contactListOf: row.audienceKind === 'contact_list' ? row.id : null,
       explicitOf: explicit ? row.id : null,
+      variantTemplateIds: row.splitTest?.variants.map((v) => v.template_id),
     });
   }
   const rows = await rowsOf<{
@@ -288,4 +294,24 @@ async function finish(
     },
     frequency_cap: p.cap ? { max_messages: p.cap.maxMessages, days: p.cap.days } : null,
   };
+}
+
+/** The first variant of a split test whose template cannot be sent, as "Variante B: <reason>" (null: all usable). */
+async function variantsProblem(
+  db: Db,
+  userId: number,
+  input: Pick<PreflightInput, 'templateId' | 'whatsappAccountId' | 'variantTemplateIds'>,
+  explicit: boolean,
+): Promise<string | null> {
+  const ids = input.variantTemplateIds ?? [];
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] === input.templateId) continue;
+    try {
+      await assertTemplateUsable(db, userId, ids[i], input.whatsappAccountId, { partialMappings: explicit });
+    } catch (err) {
+      if (!(err instanceof AppError) || (err.statusCode !== 400 && err.statusCode !== 404)) throw err;
+      return `Variante ${variantLabel(i)}: ${err.message}`;
+    }
+  }
+  return null;
 }

@@ -1,3 +1,4 @@
+import { variantLabel } from '@masivo/contract/split-test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { PRICING_CATEGORY_LABELS, RECIPIENT_STATUS_LABELS, type CampaignResultsQuery, type RecipientStatus } from '@masivo/contract/campaigns';
@@ -34,6 +35,7 @@ export const RESULTS_COLUMNS = [
   'Categoría de cobro',
   'Tipo de cobro',
   'Costo (USD)',
+  'Variante',
 ] as const;
 
 /** Meta's `pricing.type` of a status webhook, in Spanish. */
@@ -65,6 +67,7 @@ interface RawResult {
   pricing_category: string | null;
   pricing_type: string | null;
   country: string | null;
+  variant: number | string | null;
 }
 
 /**
@@ -108,7 +111,7 @@ export async function* exportResultsCsv(
             ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
             ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at,
             ${isoOf(sql`r.replied_at`)} as replied_at, r.error_code, r.error_message, r.last_reply, r.reply_count,
-            r.button_tapped, r.pricing_category, r.pricing_type, r.country
+            r.button_tapped, r.pricing_category, r.pricing_type, r.country, r.variant
           from campaign_recipients r
           left join contacts c on c.id = r.contact_id and c.user_id = ${p.userId}::int
           where ${p.where} and r.id > ${lastId}
@@ -137,6 +140,8 @@ export async function* exportResultsCsv(
         r.pricing_category ? (PRICING_CATEGORY_LABELS[r.pricing_category.toLowerCase()] ?? r.pricing_category) : null,
         r.pricing_type ? (PRICING_TYPE_LABELS[r.pricing_type.toLowerCase()] ?? r.pricing_type) : null,
         costOf(r, templateCategory, rates),
+        // A split test's arm ("Prueba A/B"), so the file is read per variant.
+        r.variant === null || r.variant === undefined ? null : variantLabel(Number(r.variant)),
       ], p.format);
     }
     // Counted for the export's activity-log entry.

@@ -2,6 +2,8 @@ import { CAN_EDIT, updateCampaignSchema, type Campaign, type UpdateCampaignInput
 import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { badRequest, conflict } from '../../lib/errors';
+
+export const SPLIT_TEST_FIXED = 'La plantilla y el número de una prueba A/B no se pueden cambiar: crea otra campaña';
 import { countContacts } from '../contacts/filter-engine';
 import {
   assertOwnKommoAccount,
@@ -71,6 +73,8 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
 
   const whatsappChanged = data.whatsapp_account_id !== undefined && data.whatsapp_account_id !== row.whatsappAccountId;
   const templateChanged = data.template_id !== undefined && data.template_id !== row.templateId;
+  // A split test's variants were checked against its number and start with its template.
+  if ((whatsappChanged || templateChanged) && row.splitTest) throw conflict(SPLIT_TEST_FIXED);
   if (whatsappChanged) await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id!);
   if (whatsappChanged || templateChanged) {
     const whatsappAccountId = data.whatsapp_account_id ?? row.whatsappAccountId;

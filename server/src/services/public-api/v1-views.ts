@@ -1,3 +1,4 @@
+import { variantLabel } from '@masivo/contract/split-test';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Campaign } from '@masivo/contract/campaigns';
@@ -111,6 +112,7 @@ interface RecipientRow {
   pricing_type: string | null;
   pricing_model: string | null;
   country: string | null;
+  variant: number | string | null;
 }
 
 /** A campaign's recipients by id, with their status, Meta's error, reply and the cost of a delivered message. */
@@ -124,7 +126,7 @@ export async function listV1Recipients(
   const rows = await rowsOf<RecipientRow>(
     db,
     sql`select id, phone, bsuid, status, error_code, error_message, wamid, sent_at, delivered_at, read_at, failed_at,
-               last_reply, replied_at, pricing_category, pricing_type, pricing_model, country
+               last_reply, replied_at, pricing_category, pricing_type, pricing_model, country, variant
           from campaign_recipients
          where campaign_id = ${campaignId} and user_id = ${orgId} and id > ${after}::bigint
            and (${query.status ?? null}::text is null or status = ${query.status ?? null}::text)
@@ -154,6 +156,7 @@ export async function listV1Recipients(
       reply: r.last_reply,
       replied_at: iso(r.replied_at),
       cost_usd: cost,
+      variant: r.variant === null || r.variant === undefined ? null : variantLabel(Number(r.variant)),
     };
   });
   return { data, next_cursor: nextCursor(rows, query.limit) };

@@ -28,6 +28,7 @@ import { CampaignAfterSend } from './campaign-after-send';
 import { CampaignCharts } from './campaign-charts';
 import { CampaignAudienceNote } from './campaign-audience-note';
 import { AutomationCard } from './automation-card';
+import { SplitTestCard } from './split-test-card';
 import { FollowUpButton } from './follow-up-dialog';
 import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
@@ -139,6 +140,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
         </dl>
       </Card>
 
+      <SplitTestCard campaign={c} />
       <CampaignCharts campaign={c} />
       <CampaignAfterSend campaign={c} />
 

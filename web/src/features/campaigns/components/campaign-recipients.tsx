@@ -181,6 +181,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
             aside={<RecipientBadge message={m} />}
             fields={[
               { label: 'Contacto', value: m.contact_name || '-', wide: true },
+              ...(m.variant ? [{ label: 'Variante', value: m.variant }] : []),
               ...(recipientError(m) ? [{ label: 'Error', value: recipientError(m), wide: true }] : []),
               { label: 'Enviado', value: formatDateTime(m.sent_at) },
               { label: 'Entregado', value: formatDateTime(m.delivered_at) },
@@ -195,10 +196,12 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   // What a person checks first (status, delivered, read, charge) comes first, so it fits 1280 px
   // beside the sidebar; the rest scrolls sideways. Times are short here: the headers name the zone.
   const zone = timeZoneLabel(rows[0]?.sent_at ? new Date(rows[0].sent_at) : new Date());
+  // A split test's rows say their variant ("Prueba A/B").
+  const split = rows.some((m) => m.variant);
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Estado', `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
+        <TableHead columns={['Teléfono', 'Estado', ...(split ? ['Variante'] : []), `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
@@ -206,6 +209,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               <td className="px-4 py-3 whitespace-nowrap">
                 <RecipientBadge message={m} />
               </td>
+              {split && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.variant ?? '-'}</td>}
               <td className="px-4 py-3 whitespace-nowrap text-gray-600" title={m.delivered_at ? formatDateTime(m.delivered_at) : undefined}>
                 {formatShortDateTime(m.delivered_at)}
               </td>

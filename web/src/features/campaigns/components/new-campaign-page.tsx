@@ -37,6 +37,7 @@ import { CampaignPreflight } from './campaign-preflight';
 import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 import { AutomationTriggerFields, EMPTY_TRIGGER, triggerPayload, type TriggerDraft } from './automation-trigger-fields';
+import { EMPTY_SPLIT, SplitTestFields, splitTestPayload, type SplitTestDraft } from './split-test-fields';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -113,6 +114,9 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   // «Campaña automática»: offered when creating; it has a trigger instead of filters and a date.
   const [automatic, setAutomatic] = useState(false);
   const [trigger, setTrigger] = useState<TriggerDraft>(EMPTY_TRIGGER);
+  // «Prueba A/B»: offered when creating an ordinary campaign.
+  const [split, setSplit] = useState<SplitTestDraft>(EMPTY_SPLIT);
+  const [splitError, setSplitError] = useState<string | undefined>();
   const initial = initialValues(campaign);
   const { register, handleSubmit, watch, setValue, formState } = useForm<CampaignFormInput, unknown, CampaignFormValues>({
     resolver: zodResolver(campaignFormSchema),
@@ -126,6 +130,8 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(campaign ? { value: campaign.sending_hours ?? null } : null);
   const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
   const hoursError = sendingHoursError(hours);
+  const splitPart = !editing && !automatic ? splitTestPayload(split, templateId) : null;
+  const splitReady = splitPart && !('error' in splitPart) ? splitPart : null;
   // The pre-flight follows the filters and the hours (debounced): who will be attempted, why not
   // the rest, and when the last one gets it.
   const preflightBody = useDebouncedValue(
@@ -136,6 +142,8 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
           template_id: templateId,
           filters: filterToBody(filter),
           ...(hours && !hoursError ? { sending_hours: hours } : {}),
+          // The pre-flight checks every variant's template too.
+          ...(splitReady ?? {}),
         }
       : null,
     400,
@@ -158,12 +166,20 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
       }
       return;
     }
+    if (splitPart && 'error' in splitPart) {
+      setSplitError(splitPart.error);
+      toast.error(splitPart.error);
+      return;
+    }
+    setSplitError(undefined);
     try {
       // Left untouched, the server applies the number's default (what the section shows).
       const hoursPart = hoursEdit ? { sending_hours: hours } : {};
       const { filters: _filters, scheduled_at: _date, ...common } = toCreatePayload(values, filter);
       const created = await create.mutateAsync(
-        automatic ? { ...common, kind: 'automatic', trigger: triggerPayload(trigger), ...hoursPart } : { ...toCreatePayload(values, filter), ...hoursPart },
+        automatic
+          ? { ...common, kind: 'automatic', trigger: triggerPayload(trigger), ...hoursPart }
+          : { ...toCreatePayload(values, filter), ...hoursPart, ...(splitReady ?? {}) },
       );
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${created.id}`);
@@ -233,6 +249,22 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
               templateId={templateId ?? 0}
               field={register('template_id')}
               error={errors.template_id?.message}
+            />
+          </Section>
+        )}
+
+        {whatsappAccountId && !editing && !automatic && (
+          <Section title="Prueba A/B">
+            <SplitTestFields
+              key={whatsappAccountId}
+              whatsappAccountId={whatsappAccountId}
+              templateId={templateId}
+              value={split}
+              onChange={(v) => {
+                setSplit(v);
+                setSplitError(undefined);
+              }}
+              error={splitError}
             />
           </Section>
         )}

@@ -28,7 +28,7 @@ export const templateOptionLabel = (t: Pick<Template, 'name' | 'language' | 'cat
 };
 
 /** The unmapped variable labels of each approved template with variables, once loaded. */
-function useUnmappedVariables(list: Template[]): Map<number, string[]> {
+export function useUnmappedVariables(list: Template[]): Map<number, string[]> {
   // Media headers and button suffixes need a mapping too, not only text placeholders.
   const candidates = list.filter((t) => t.status === 'approved' && t.campaign_compatible !== false && templateVariableSlots(t.components, t.parameter_format).length > 0);
   const results = useQueries({ queries: candidates.map((t) => templateVariablesQueryOptions(t.id)) });
