@@ -69,6 +69,14 @@ export class TemplateStore {
     return t;
   }
 
+  byId(id: string): Template | undefined {
+    for (const list of this.byWaba.values()) {
+      const t = list.find((x) => x.id === id);
+      if (t) return t;
+    }
+    return undefined;
+  }
+
   find(wabaId: string, name: string, language: string): Template | undefined {
     return this.list(wabaId).find((t) => t.name === name && t.language === language);
   }
