@@ -177,7 +177,7 @@ export class WhatsAppState {
   }
 
   setRecipientBehaviour(phoneDigits: string, b: RecipientBehaviour): void {
-    if (!['not_on_whatsapp', 'opted_out', 'pair_limit', 'ok'].includes(b)) throw new Error(`unknown behaviour ${String(b)}`);
+    if (!['not_on_whatsapp', 'opted_out', 'pair_limit', 'offline', 'ok'].includes(b)) throw new Error(`unknown behaviour ${String(b)}`);
     const digits = String(phoneDigits).replace(/\D/g, '');
     if (b === 'ok') this.behaviours.delete(digits);
     else this.behaviours.set(digits, b);

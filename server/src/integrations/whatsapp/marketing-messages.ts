@@ -49,7 +49,9 @@ export function marketingRefusal(code: number | null, message: string): Marketin
   if (code === MM_UNSUPPORTED_OPERATION && /unsupported post request|does not support this operation|not onboarded/i.test(message)) {
     return { kind: 'route_unavailable', reason: ROUTE_UNAVAILABLE_REASON };
   }
-  if (code === MM_ONLY_MARKETING || code === MM_NON_MARKETING_TEMPLATE) return { kind: 'template', waitMs: MM_SYNC_WAIT_MS };
+  // Meta already holds the template as another category: its template_category_update is on the
+  // way and changes our routing then; until it does, each such message goes by /messages.
+  if (code === MM_ONLY_MARKETING || code === MM_NON_MARKETING_TEMPLATE) return { kind: 'message' };
   if (code === MM_TEMPLATE_SYNCING) return { kind: 'template', waitMs: MM_SYNC_WAIT_MS };
   if (code === MM_TEMPLATE_OR_USER_INELIGIBLE) return { kind: 'message' };
   return null;

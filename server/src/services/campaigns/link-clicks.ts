@@ -42,7 +42,8 @@ export async function applyLinkClicks(db: Db, clicks: ClickEvent[]): Promise<num
             where r.user_id = ${owner.userId} and cp.whatsapp_account_id = ${owner.whatsappAccountId}
               and r.route = ${ROUTE_MARKETING} and r.sent_at is not null
               and (r.wamid = ${c.contextWamid} or r.phone_key = ${person} or r.bsuid = ${bsuid})
-              and r.sent_at <= ${c.at}::timestamptz
+              -- Meta's timestamp is in whole seconds and its clock is not ours: a few minutes of slack.
+              and r.sent_at <= ${c.at}::timestamptz + interval '5 minutes'
               and r.sent_at > ${c.at}::timestamptz - make_interval(days => ${CLICK_WINDOW_DAYS})
             order by (r.wamid = ${c.contextWamid}) desc nulls last, r.sent_at desc, r.id desc
             limit 1`,
