@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATUSES } from './campaigns';
+import { SEND_ROUTES } from './marketing-messages';
 import { contactFilterSchema } from './contact-filter';
 
 /**
@@ -191,6 +192,12 @@ export const v1RecipientSchema = z.object({
   reply: text(4096).nullable(),
   replied_at: when.nullable(),
   cost_usd: z.number().min(0).max(1e9).nullable(),
+  /** The route that carried it: Cloud API `messages` or the Marketing Messages API `marketing_messages`; null while not sent. */
+  route: z.enum(SEND_ROUTES).nullable(),
+  /** Meta's `pricing.category` (`marketing_lite` for the Marketing Messages API), when reported. */
+  pricing_category: text(60).nullable(),
+  /** Link clicks Meta reported for it (Marketing Messages API). */
+  click_count: z.int().min(0).max(MAX_INT),
 });
 export const v1RecipientPageSchema = z.object({ data: z.array(v1RecipientSchema).max(1000), next_cursor: text(20).nullable() });
 
