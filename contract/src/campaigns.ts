@@ -3,6 +3,7 @@ import { csvFormatSchema, isWellFormedText } from './common';
 import { contactFilterSchema } from './contact-filter';
 import { templateCategoryChangeSchema } from './templates';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
+import { campaignMarketingSchema, SEND_ROUTES } from './marketing-messages';
 import { automationViewSchema } from './automation-trigger';
 import { abTestSchema, splitTestViewSchema, splitVariantsSchema } from './split-test';
 
@@ -44,7 +45,7 @@ export const CAN_RETRY: readonly CampaignStatus[] = ['sending', 'paused', 'compl
  * Per-recipient delivery states. `unknown` = sent may or may not have happened (crash mid-request).
  * `waiting` = an automatic campaign's recipient before its due time (its lead not looked up yet).
  */
-export const RECIPIENT_STATUSES = ['waiting', 'pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown', 'deferred'] as const;
+export const RECIPIENT_STATUSES = ['waiting', 'pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'skipped', 'unknown', 'deferred', 'expired'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const DEFERRED_LABEL = 'Diferido: límite de marketing de Meta';
 export const LIMIT_WAIT_LABEL = 'En espera del límite diario de Meta';
@@ -259,6 +260,8 @@ export const campaignSchema = z.object({
   pause_origin: z.enum(['operator', 'template', 'engine']).nullable(),
   /** Accepted by Meta but held for quality assessment, not delivered yet ("Retenido por Meta"). */
   held_count: z.number(),
+  /** Marketing Messages API (0047): recipients Meta reports expired ("Vencido"), who clicked, by which route. */
+  marketing_messages: campaignMarketingSchema.optional(),
   /** What Meta reported about the campaign's template (detail view only; null in lists). */
   template_risk: z
     .object({
@@ -357,6 +360,11 @@ export const campaignMessageSchema = z.object({
   held: z.boolean(),
   /** Meta's pricing category of the message (status webhooks), when reported. */
   pricing_category: z.string().nullable().optional(),
+  /** The route that carried it (`messages` or `marketing_messages`); null while not sent. */
+  route: z.enum(SEND_ROUTES).nullable().optional(),
+  /** Link clicks Meta reported (Marketing Messages API), and the first one's time. */
+  click_count: z.number().optional(),
+  clicked_at: z.string().nullable().optional(),
   /** Replies: the first reply's time, how many, the latest (text or a media label), the first button tapped. */
   replied_at: z.string().nullable().optional(),
   reply_count: z.number().optional(),
@@ -410,6 +418,7 @@ export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
   skipped: 'Omitido',
   unknown: 'Desconocido',
   deferred: DEFERRED_LABEL,
+  expired: 'Vencido',
 };
 
 /**

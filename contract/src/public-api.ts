@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VARIANT_LABELS } from './split-test';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATUSES } from './campaigns';
+import { SEND_ROUTES } from './marketing-messages';
 import { contactFilterSchema } from './contact-filter';
 
 /**
@@ -194,6 +195,12 @@ export const v1RecipientSchema = z.object({
   cost_usd: z.number().min(0).max(1e9).nullable(),
   /** A split test's arm ('A'…'D'); null outside a split test, or while waiting for the winner. */
   variant: z.enum(VARIANT_LABELS).nullable(),
+  /** The route that carried it: Cloud API `messages` or the Marketing Messages API `marketing_messages`; null while not sent. */
+  route: z.enum(SEND_ROUTES).nullable(),
+  /** Meta's `pricing.category` (`marketing_lite` for the Marketing Messages API), when reported. */
+  pricing_category: text(60).nullable(),
+  /** Link clicks Meta reported for it (Marketing Messages API). */
+  click_count: z.int().min(0).max(MAX_INT),
 });
 export const v1RecipientPageSchema = z.object({ data: z.array(v1RecipientSchema).max(1000), next_cursor: text(20).nullable() });
 

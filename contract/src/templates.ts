@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './common';
+import { TTL_ONLY_MARKETING_MESSAGE, ttlSecondsSchema } from './marketing-messages';
 import { NAMED_PARAMETER_PATTERN, placeholderNamesOf, placeholdersOf } from './variables';
 
 /** Spec §9. */
@@ -59,6 +60,8 @@ export const templateSchema = z.object({
   status_detail: z.string().nullable(),
   /** A category change Meta announced (impending) or made (completed). */
   category_change: templateCategoryChangeSchema.nullable(),
+  /** `message_send_ttl_seconds` (marketing: 12 h to 30 days); null: Meta's default. */
+  message_send_ttl_seconds: z.number().nullable().optional(),
   /** False for templates a campaign cannot send (carousel, limited-time offer, ...). */
   campaign_compatible: z.boolean(),
   /** "No compatible con campañas: ..." when campaign_compatible is false. */
@@ -191,6 +194,8 @@ export const createTemplateSchema = z
     /** POSITIONAL ({{1}}) or NAMED ({{first_name}}), chosen per template. */
     parameter_format: z.enum(PARAMETER_FORMATS, { error: 'Formato de variables inválido (POSITIONAL o NAMED)' }).optional().default('POSITIONAL'),
     components: z.array(componentInput).min(1, BODY_REQUIRED_MESSAGE).max(4),
+    /** Time-to-live of a MARKETING template (Marketing Messages API), 12 h to 30 days. */
+    message_send_ttl_seconds: z.union([ttlSecondsSchema, z.null()]).optional(),
     templateSamples: z
       .strictObject({ header: sampleList, body: sampleList, footer: sampleList })
       .optional()
@@ -199,6 +204,7 @@ export const createTemplateSchema = z
   .superRefine((input, ctx) => {
     const problem = (message: string, path: (string | number)[]) => ctx.addIssue({ code: 'custom', message, path });
     const named = input.parameter_format === 'NAMED';
+    if (input.message_send_ttl_seconds != null && input.category !== 'marketing') problem(TTL_ONLY_MARKETING_MESSAGE, ['message_send_ttl_seconds']);
     const texts = { HEADER: '', BODY: '', FOOTER: '' };
     for (const [i, c] of input.components.entries()) {
       if (input.components.findIndex((o) => o.type === c.type) !== i) {

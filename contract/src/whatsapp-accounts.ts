@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACCESS_TOKEN_CHARSET_MESSAGE, ACCESS_TOKEN_PATTERN } from './common';
+import { marketingMessagesStateSchema } from './marketing-messages';
 import { sendingHoursSchema, sendingHoursViewSchema } from './sending-hours';
 
 /** Meta's default throughput per number is 80 msg/s; upgraded numbers reach 1,000. */
@@ -115,6 +116,8 @@ export const whatsappAccountSchema = z.object({
   last_checked_at: z.string().nullable(),
   /** The token itself is never returned. */
   has_access_token: z.boolean(),
+  /** Meta's Marketing Messages API for this number: state, Spanish guidance, fallback (marketing-messages.ts). */
+  marketing_messages: marketingMessagesStateSchema.optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -87,6 +87,7 @@ function bodyFor(method: string, path: string): unknown {
     'POST /api/variables/template/{templateId}/test': { contactId: ids.contact },
     'PUT /api/campaigns/{id}': { name: 'Robada' },
     'POST /api/campaigns/{id}/retry-unknown': { confirm: true },
+    'PATCH /api/templates/{id}/ttl': { message_send_ttl_seconds: 86_400 },
   };
   return key in known ? known[key] : {};
 }

@@ -42,7 +42,7 @@ describe('WhatsApp simulator: Meta 2025–26 limits', () => {
     sim.configure({ rules: { legacyLimitShape: 'only' } });
     const onlyOld = (await get(PN_A1, 'whatsapp_business_manager_messaging_limit,messaging_limit_tier')).json;
     expect(onlyOld).toEqual({ messaging_limit_tier: 'TIER_250', id: PN_A1 });
-    expect((await get(WABA_B, 'owner_business_info')).json).toEqual({ owner_business_info: { id: BUSINESS, name: expect.any(String) }, id: WABA_B });
+    expect((await get(WABA_B, 'owner_business_info')).json).toEqual({ owner_business_info: { id: BUSINESS, name: expect.any(String), marketing_messages_onboarding_status: { status: 'NOT_STARTED' } }, id: WABA_B });
     expect(() => sim.configure({ rules: { legacyLimitShape: 'x' as never } })).toThrow(/legacyLimitShape/);
   });
 

@@ -865,7 +865,7 @@ export interface operations {
     listRecipients: {
         parameters: {
             query?: {
-                status?: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
+                status?: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred" | "expired";
                 cursor?: string;
                 limit?: number;
             };
@@ -898,7 +898,7 @@ export interface operations {
                             phone: string | null;
                             bsuid: string | null;
                             /** @enum {string} */
-                            status: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred";
+                            status: "waiting" | "pending" | "sending" | "sent" | "delivered" | "read" | "failed" | "skipped" | "unknown" | "deferred" | "expired";
                             error_code: number | null;
                             error_message: string | null;
                             wamid: string | null;
@@ -910,6 +910,10 @@ export interface operations {
                             replied_at: string | null;
                             cost_usd: number | null;
                             variant: ("A" | "B" | "C" | "D") | null;
+                            route: ("messages" | "marketing_messages") | null;
+                            pricing_category: string | null;
+                            /** Format: int32 */
+                            click_count: number;
                         }[];
                         next_cursor: string | null;
                     };

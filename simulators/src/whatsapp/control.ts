@@ -50,6 +50,16 @@ export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppSta
   app.post('/__control/account-update', act((b: AccountUpdateInput & { wabaId: string; phoneNumber?: string }) => state.rules.accountUpdate(b.wabaId, b, b.phoneNumber)));
   app.post('/__control/advance-clock', act((b: { ms: number }) => state.rules.advanceClock(Number(b.ms))));
   app.post('/__control/reset', act(() => state.reset()));
+  // Marketing Messages API: onboarding (ONBOARDED posts MM_LITE_TERMS_SIGNED unless announce is false),
+  // a template still syncing, a link click, a WABA without template analytics (EU, UK, JP).
+  app.post('/__control/mm-onboarding', act((b: { wabaId: string; status: string; announce?: boolean }) => state.setMarketingOnboarding(b)));
+  app.post('/__control/mm-syncing', act((b: { wabaId: string; name: string; language?: string; ms?: number }) => {
+    const t = state.templates.find(b.wabaId, b.name, b.language ?? 'es');
+    if (!t) throw new Error('unknown template');
+    state.mm.setSyncing(t.id, b.ms ?? 600_000);
+  }));
+  app.post('/__control/mm-click', act(async (b: { wamid: string; component?: 'cta' | 'body' }) => ({ ok: true, click_id: await state.clickLink(b) })));
+  app.post('/__control/analytics-unavailable', act((b: { wabaId: string }) => void state.mm.analyticsUnavailable.add(b.wabaId)));
 
   app.get<{ Querystring: Query }>('/__control/messages', async (req) => ({
     total: state.log.size,

@@ -93,6 +93,16 @@ export interface WhatsAppSim {
   accountUpdate(p: AccountUpdateInput & { wabaId: string; phoneNumber?: string }): Promise<void>;
   /** Moves the clock of the 24 h rules (portfolio window, per-user marketing day) forward. */
   advanceClock(ms: number): void;
+  /** Marketing Messages API: the WABA's onboarding (ONBOARDED posts MM_LITE_TERMS_SIGNED unless announce is false). */
+  setMarketingOnboarding(p: { wabaId: string; status: string; announce?: boolean }): Promise<void>;
+  /** A template still syncing with the Marketing Messages API (134101) for `ms`. */
+  setTemplateSyncing(t: TemplateRef & { ms?: number }): void;
+  /** A link click on a message sent by the Marketing Messages API: the `user_actions` webhook. */
+  clickLink(p: { wamid: string; component?: 'cta' | 'body' }): Promise<string>;
+  /** A WABA Meta gives no template analytics for (EU, UK, JP). */
+  setAnalyticsUnavailable(wabaId: string): void;
+  /** The route each accepted message of a template took (`messages` | `marketing_messages`), by wamid. */
+  routes(): Map<string, string>;
   flushWebhooks(): Promise<void>;
   reset(): void;
   close(): Promise<void>;
@@ -154,6 +164,15 @@ export async function startWhatsAppSim(opts: WhatsAppSimOptions = {}): Promise<W
     sendInbound: (p) => state.sendInbound(p),
     replyTo: (p) => state.replyTo(p),
     messages: () => state.log.messages(),
+    setMarketingOnboarding: (p) => state.setMarketingOnboarding(p),
+    setTemplateSyncing: (t) => {
+      const found = state.templates.find(t.wabaId, t.name, t.language ?? 'es');
+      if (!found) throw new Error('unknown template');
+      state.mm.setSyncing(found.id, t.ms ?? 600_000);
+    },
+    clickLink: (p) => state.clickLink(p),
+    setAnalyticsUnavailable: (wabaId) => void state.mm.analyticsUnavailable.add(wabaId),
+    routes: () => new Map([...state.mm.sends].map(([wamid, s]) => [wamid, s.route])),
     countsByRecipient: () => state.log.countsByRecipient(),
     duplicates: () => state.log.duplicates(),
     timestamps: (id) => state.log.timestamps(id),

@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BODY, SIM_APP_ID, mediaError, mediaProblem, parseMultipart }
 import { phoneNumberJson } from './phone-numbers';
 import { validateSend } from './send-validation';
 import type { WhatsAppState } from './state';
+import { ttlProblem } from './marketing-messages';
 import { TEMPLATE_FIELDS, templateJson } from './templates';
 import { compareTemplates } from './template-compare';
 
@@ -47,9 +48,17 @@ function wabaJson(state: WhatsAppState, wabaId: string, fields: string[] | null)
   const full: Record<string, unknown> = {
     id: wabaId, name: `WABA ${wabaId}`, currency: 'USD', timezone_id: '1', message_template_namespace: `ns_${wabaId}`, account_review_status: 'APPROVED',
   };
-  if (owner) full.owner_business_info = { id: owner.businessId, name: state.rules.portfolio(owner.businessId).name };
+  if (owner) {
+    full.owner_business_info = {
+      id: owner.businessId,
+      name: state.rules.portfolio(owner.businessId).name,
+      marketing_messages_onboarding_status: { status: state.mm.termsStatus(wabaId) },
+    };
+  }
+  full.marketing_messages_onboarding_status = state.mm.status(wabaId);
   if (!fields) {
     delete full.owner_business_info;
+    delete full.marketing_messages_onboarding_status;
     return full;
   }
   const out: Record<string, unknown> = {};
@@ -108,13 +117,19 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     return { data, paging };
   });
 
-  app.post('/:version/:id/messages', async (req: Req, reply) => {
+  const sendMessage = async (req: Req, reply: FastifyReply, route: 'messages' | 'marketing_messages') => {
     // On the way in: the send is counted (throughput window, message log) only once it arrives.
     const travel = state.arrivalDelayMs();
     if (travel > 0) await sleep(travel);
     const error = check(req, 'number');
     if (error) return send(reply, error);
     const number = state.number(req.params.id);
+    let viaMarketing = false;
+    if (route === 'marketing_messages') {
+      const mm = state.mm.check(req.body, number.wabaId, (name, language) => state.templates.find(number.wabaId, name, language));
+      if ('error' in mm) return send(reply, mm.error);
+      viaMarketing = !mm.fallback;
+    }
     const fault = state.faults.take(number.phoneNumberId);
     switch (fault?.kind) {
       case 'invalid_token':
@@ -127,6 +142,7 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
         return endHang(await hangs.wait(HANG_MS, (done) => reply.raw.once('close', done)), reply, () => send(reply, graphError(2, 'Request timed out', {}, 504)));
     }
     let checked = validateSend(req.body, number.wabaId, state.templates, (id) => state.media.get(id)?.phoneNumberId === number.phoneNumberId);
+    if (checked.ok && viaMarketing) checked.plan.route = 'marketing_messages';
     for (const m of checked.ok ? checked.plan.mediaLinks : []) {
       const problem = await state.media.linkProblem(m.link, m.kind);
       if (problem) {
@@ -148,7 +164,21 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     if (plan?.kind === 'template') message.message_status = result.held ? 'held_for_quality_assessment' : 'accepted';
     // A send by BSUID answers with user_id instead of wa_id.
     const contact = result.userId !== null ? { input: plan?.input ?? '', user_id: result.userId } : { input: plan?.input ?? '', wa_id: result.waId };
-    return { messaging_product: 'whatsapp', contacts: [contact], messages: [message] };
+    // The Marketing Messages API answers like Cloud API, with `success: true` (MarketingMessageResponsePayload).
+    return route === 'marketing_messages'
+      ? { messaging_product: 'whatsapp', contacts: [contact], messages: [message], success: true }
+      : { messaging_product: 'whatsapp', contacts: [contact], messages: [message] };
+  };
+  app.post('/:version/:id/messages', (req: Req, reply) => sendMessage(req, reply, 'messages'));
+  app.post('/:version/:id/marketing_messages', (req: Req, reply) => sendMessage(req, reply, 'marketing_messages'));
+
+  app.get('/:version/:id/template_analytics', async (req: Req, reply) => {
+    const error = check(req, 'waba') ?? managementLimit(req.params.id);
+    if (error) return send(reply, error);
+    const q = Object.fromEntries(Object.entries((req.query ?? {}) as Record<string, unknown>).map(([k, v]) => [k, firstString(v)]));
+    const known = (id: string) => state.templates.list(req.params.id).some((t) => t.id === id);
+    const out = state.mm.analytics(req.params.id, q, known);
+    return 'error' in out ? send(reply, out.error) : out.body;
   });
 
   // Bytes only matter for their size and type here: every upload route takes a raw buffer.
@@ -184,6 +214,17 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
   app.post('/:version/:id', { bodyLimit: MAX_UPLOAD_BODY }, async (req: Req, reply) => {
     if (!VERSION.test(req.params.version)) return send(reply, graphError(100, `Unknown path components: /${req.params.version}`));
     const token = tokenOf(req);
+    const template = state.templates.byId(req.params.id);
+    if (template) {
+      // POST /{template_id}: edits a template; here, its `message_send_ttl_seconds`.
+      if (!state.tokenValidForWaba(template.wabaId, token)) return send(reply, invalidTokenError());
+      const body = (req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? req.body : {}) as Record<string, unknown>;
+      const problem = ttlProblem(template.category, body.message_send_ttl_seconds);
+      if (problem) return send(reply, problem);
+      if (body.message_send_ttl_seconds === null || body.message_send_ttl_seconds === -1) state.mm.ttl.delete(template.id);
+      else if (body.message_send_ttl_seconds !== undefined) state.mm.ttl.set(template.id, Number(body.message_send_ttl_seconds));
+      return { success: true };
+    }
     if (!req.params.id.startsWith('upload:')) return send(reply, state.tokenKnown(token) ? unknownObjectError(req.params.id, req.method) : invalidTokenError());
     if (!state.tokenKnown(token)) return send(reply, invalidTokenError());
     const bytes = Buffer.isBuffer(req.body) ? req.body.length : 0;
@@ -266,7 +307,7 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
   app.post('/:version/:id/message_templates', async (req: Req, reply) => {
     const error = check(req, 'waba') ?? managementLimit(req.params.id);
     if (error) return send(reply, error);
-    const invalid = state.templates.validateCreate(req.params.id, req.body);
+    const invalid = state.templates.validateCreate(req.params.id, req.body) ?? ttlProblem(String((req.body as any)?.category ?? ''), (req.body as any)?.message_send_ttl_seconds);
     if (invalid) return send(reply, invalid);
     const t = state.createTemplate(req.params.id, req.body);
     return { id: t.id, status: t.status, category: t.category };

@@ -23,6 +23,8 @@ export interface SendPlan {
   category: string;
   /** Header links Meta downloads before it accepts the message. */
   mediaLinks: MediaLink[];
+  /** Sent by POST /marketing_messages and delivered by that API (marketing-messages.ts). */
+  route?: 'marketing_messages';
 }
 
 export type SendCheck = { ok: true; plan: SendPlan } | { ok: false; error: GraphError };

@@ -10,6 +10,7 @@ import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
 import { componentOf, isRejectedByReview, TemplateStore, type Template } from './templates';
 import type { AutoReplies, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
+import { MarketingMessagesSim, ttlProblem } from './marketing-messages';
 import { envelope, messagesValue, WebhookDispatcher, type StatusEvent } from './webhooks';
 
 const PAIR_WINDOW_MS = 6_000;
@@ -65,6 +66,8 @@ export class WhatsAppState {
   readonly media = new MediaStore();
   readonly webhooks: WebhookDispatcher;
   readonly rules: MetaRules;
+  /** The Marketing Messages API: onboarding, its send rules, TTL, clicks, analytics. */
+  readonly mm = new MarketingMessagesSim();
   private behaviours = new Map<string, RecipientBehaviour>();
   /** Recent send times per (number, recipient), for 131056. Swept every few seconds. */
   private pairTimes = new Map<string, number[]>();
@@ -128,7 +131,12 @@ export class WhatsAppState {
 
   addTemplate(t: TemplateInput): Template {
     if (!t?.wabaId || !t.name || !t.language) throw new Error('wabaId, name and language are required');
-    return this.templates.add(t);
+    const problem = ttlProblem(t.category ?? '', t.message_send_ttl_seconds);
+    if (problem) throw new Error(String((problem.body as any).error.error_data.details));
+    const { message_send_ttl_seconds: ttl, ...rest } = t;
+    const added = this.templates.add(rest);
+    if (ttl !== undefined) this.mm.ttl.set(added.id, ttl);
+    return added;
   }
 
   setThroughput(phoneNumberId: string, perSecond: number): void {
@@ -169,7 +177,7 @@ export class WhatsAppState {
   }
 
   setRecipientBehaviour(phoneDigits: string, b: RecipientBehaviour): void {
-    if (!['not_on_whatsapp', 'opted_out', 'pair_limit', 'ok'].includes(b)) throw new Error(`unknown behaviour ${String(b)}`);
+    if (!['not_on_whatsapp', 'opted_out', 'pair_limit', 'offline', 'ok'].includes(b)) throw new Error(`unknown behaviour ${String(b)}`);
     const digits = String(phoneDigits).replace(/\D/g, '');
     if (b === 'ok') this.behaviours.delete(digits);
     else this.behaviours.set(digits, b);
@@ -257,8 +265,9 @@ export class WhatsAppState {
       componentsJson: plan.componentsJson,
       at: now,
     });
+    if (plan.template) this.mm.record(wamid, plan.template.id, plan.route ?? 'messages', who.waId ?? who.bsuid);
     const failCode = this.asyncFailure(number, plan, who, behaviour, windowOpen);
-    this.scheduleStatuses(number, wamid, who, plan, failCode, windowOpen);
+    this.scheduleStatuses(number, wamid, who, plan, failCode, windowOpen, behaviour === 'offline');
     const held = plan.template !== null && this.rules.held(plan.template, wamid);
     return { ok: true, wamid, waId: who.waId ?? '', userId: plan.bsuid !== null ? who.bsuid : null, held };
   }
@@ -291,7 +300,7 @@ export class WhatsAppState {
     return (this.pairTimes.get(key) ?? []).filter((t) => now - t < PAIR_WINDOW_MS);
   }
 
-  private scheduleStatuses(number: PhoneNumber, wamid: string, who: Identity, plan: SendPlan, failCode: number | null, windowOpen: boolean): void {
+  private scheduleStatuses(number: PhoneNumber, wamid: string, who: Identity, plan: SendPlan, failCode: number | null, windowOpen: boolean, offline = false): void {
     if (!this.config.webhookUrl) return;
     const c = this.config;
     const r = this.rules.config;
@@ -300,7 +309,8 @@ export class WhatsAppState {
     // Username users (and sends by BSUID to a user without a known phone) show only their BSUID.
     const phoneHidden = who.username || who.waId === null;
     let category = plan.category;
-    if (category === 'marketing' && r.marketingLite) category = 'marketing_lite';
+    // Meta bills a send by the Marketing Messages API as `marketing_lite`.
+    if (category === 'marketing' && (r.marketingLite || plan.route === 'marketing_messages')) category = 'marketing_lite';
     let pricingType: StatusEvent['pricingType'] = 'regular';
     if (r.freeEntryPoint) pricingType = 'free_entry_point';
     else if (category === 'service' || (category === 'utility' && windowOpen)) pricingType = 'free_customer_service';
@@ -314,6 +324,13 @@ export class WhatsAppState {
       this.webhooks.scheduleStatus({ ...base, status, errorCode, at: at + delay });
     if (failCode !== null) return emit('failed', step, failCode);
     emit('sent', step);
+    if (offline) {
+      // Never delivered: only a marketing template's TTL, honoured by the Marketing Messages API
+      // alone, ends the retries within the test; Cloud API keeps retrying for 30 days.
+      const ttl = plan.template ? this.mm.ttl.get(plan.template.id) : undefined;
+      if (plan.route === 'marketing_messages' && ttl !== undefined) emit('failed', 2 * step, 410);
+      return;
+    }
     if (Math.random() >= c.deliveryRate) return;
     const read = Math.random() < (c.templateReadRates?.[plan.template?.name ?? ''] ?? c.readRate);
     // Reordering delivers `read` before `delivered`, which receivers must tolerate.
@@ -403,6 +420,7 @@ export class WhatsAppState {
       components: body.components,
       parameter_format: body.parameter_format === 'NAMED' ? 'NAMED' : 'POSITIONAL',
     });
+    if (body.message_send_ttl_seconds !== undefined && body.message_send_ttl_seconds !== null) this.mm.ttl.set(t.id, Number(body.message_send_ttl_seconds));
     const timer = setTimeout(() => {
       this.approvalTimers.delete(timer);
       this.review(t);
@@ -482,6 +500,45 @@ export class WhatsAppState {
     for (const n of this.numbers.values()) n.window.clear();
     this.webhooks.reset();
     this.rules.reset();
+    this.mm.reset();
+  }
+
+  /**
+   * The WABA's onboarding status; ONBOARDED with `announce` posts the `account_update`
+   * MM_LITE_TERMS_SIGNED webhook (`waba_info: {waba_id, owner_business_id}`), as Meta does once
+   * the portfolio accepts the terms.
+   */
+  async setMarketingOnboarding(p: { wabaId: string; status: string; announce?: boolean }): Promise<void> {
+    this.mm.setStatus(p.wabaId, p.status);
+    if (p.status !== 'ONBOARDED' || p.announce === false) return;
+    const owner = [...this.numbers.values()].find((n) => n.wabaId === p.wabaId);
+    const value = { event: 'MM_LITE_TERMS_SIGNED', waba_info: { waba_id: p.wabaId, owner_business_id: owner?.businessId ?? p.wabaId } };
+    await this.webhooks.post(envelope(p.wabaId, 'account_update', value, { time: Math.floor(Date.now() / 1000) }));
+  }
+
+  /**
+   * A person taps the body or the call-to-action of a marketing message sent by the Marketing
+   * Messages API in the last 7 days: a `messages` change with `user_actions`
+   * (marketing_messages_link_click), as Meta documents it, plus the change's `contacts` naming the
+   * person as on every other `messages` change about a user.
+   */
+  async clickLink(p: { wamid: string; component?: 'cta' | 'body' }): Promise<string> {
+    const send = this.mm.sends.get(p.wamid);
+    if (!send || send.route !== 'marketing_messages') throw new Error('clicks are reported only for messages sent by the Marketing Messages API');
+    if (Date.now() - send.at > 7 * 86_400_000) throw new Error('clicks are reported only for messages sent in the last 7 days');
+    const [m] = this.log.messages({ limit: 100_000 }).filter((x) => x.wamid === p.wamid);
+    const number = m ? this.numbers.get(m.phoneNumberId) : undefined;
+    if (!number) throw new Error('unknown message');
+    send.clicks++;
+    const clickId = `click_${Math.random().toString(36).slice(2, 12)}`;
+    const action = {
+      action_type: 'marketing_messages_link_click',
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      marketing_messages_link_click_data: { click_component: p.component ?? 'cta', click_id: clickId, tracking_token: `tt_${p.wamid.slice(-8)}` },
+    };
+    const contact = /^[A-Z]{2}\./.test(send.to) ? { user_id: send.to } : { profile: { name: `Cliente ${send.to.slice(-4)}` }, wa_id: send.to };
+    await this.webhooks.post(envelope(number.wabaId, 'messages', messagesValue(number, { contacts: [contact], user_actions: [action] })));
+    return clickId;
   }
 
   async close(): Promise<void> {

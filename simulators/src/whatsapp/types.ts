@@ -2,7 +2,8 @@
 
 export type QualityRating = 'GREEN' | 'YELLOW' | 'RED' | 'NA' | 'UNKNOWN';
 export type TemplateCategory = 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
-export type RecipientBehaviour = 'not_on_whatsapp' | 'opted_out' | 'pair_limit' | 'ok';
+/** `offline`: the phone never comes online; a marketing TTL sent by the Marketing Messages API expires (410). */
+export type RecipientBehaviour = 'not_on_whatsapp' | 'opted_out' | 'pair_limit' | 'offline' | 'ok';
 export type WhatsAppFaultKind = '5xx' | 'timeout' | 'lost_response' | 'invalid_token' | 'code';
 
 export interface NumberInput {
@@ -71,6 +72,8 @@ export interface TemplateInput {
   components: any[];
   parameter_format?: 'POSITIONAL' | 'NAMED';
   quality_score?: { score: string; date?: number };
+  /** `message_send_ttl_seconds` (Marketing Messages API honours a marketing TTL). */
+  message_send_ttl_seconds?: number;
 }
 
 export interface WhatsAppFault {

@@ -41,6 +41,13 @@ export const campaigns = pgTable('campaigns', {
   pauseOrigin: text('pause_origin'),
   /** 0014: recipients deferred by Meta's per-user marketing limit (131049), waiting for their retry. */
   deferredCount: integer('deferred_count').notNull().default(0),
+  /** 0047: recipients whose message Meta reports expired (the template's time-to-live): "Vencido". */
+  expiredCount: integer('expired_count').notNull().default(0),
+  /** 0047: recipients who clicked a link (`user_actions` marketing_messages_link_click). */
+  clickedCount: integer('clicked_count').notNull().default(0),
+  /** 0047: clicks Meta's template analytics report for the campaign's days (null: not read or none given). */
+  analyticsClicks: integer('analytics_clicks'),
+  analyticsClicksAt: timestamp('analytics_clicks_at', { withTimezone: true }),
   deferredMaxAttempts: integer('deferred_max_attempts').notNull().default(2),
   deferredWindowHours: integer('deferred_window_hours').notNull().default(72),
   /** 0021: recipients who replied at least once. */
@@ -108,6 +115,11 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0014: how many times Meta's per-user marketing limit deferred it, and when first. */
   deferrals: integer('deferrals').notNull().default(0),
   firstDeferredAt: timestamp('first_deferred_at', { withTimezone: true }),
+  /** 0047: the route that carried it: `messages` or `marketing_messages` (null: before 0047). */
+  route: text('route'),
+  /** 0047: link clicks Meta reported (marketing_messages_link_click), and the first one's time. */
+  clickedAt: timestamp('clicked_at', { withTimezone: true }),
+  clickCount: integer('click_count').notNull().default(0),
   /** 0017: the recipient's IANA zone and ISO country, computed when the audience is frozen. */
   timeZone: text('time_zone'),
   country: text('country'),

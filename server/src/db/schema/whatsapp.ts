@@ -37,6 +37,14 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   dailyLimit: integer('daily_limit'),
   /** 0014: Meta's time of that limit. */
   dailyLimitAt: timestamp('daily_limit_at', { withTimezone: true }),
+  /** 0047: the WABA's `marketing_messages_onboarding_status` (ONBOARDED, ELIGIBLE, …); null: not read. */
+  mmOnboardingStatus: text('mm_onboarding_status'),
+  /** 0047: the portfolio's terms (`owner_business_info…status`: TERM_OF_SERVICE_SIGNED, REQUEST_SENT, NOT_STARTED). */
+  mmTermsStatus: text('mm_terms_status'),
+  mmCheckedAt: timestamp('mm_checked_at', { withTimezone: true }),
+  /** 0047: Meta refused the marketing route: /messages until Meta reports the portfolio onboarded again. */
+  mmFallbackAt: timestamp('mm_fallback_at', { withTimezone: true }),
+  mmFallbackReason: text('mm_fallback_reason'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** 0038: the member who created it (null: before members, or made by the system). */
@@ -119,6 +127,8 @@ export const templates = pgTable('templates', {
   statusDetail: text('status_detail'),
   /** 0016: a category change Meta announced (impending) or made (completed). */
   categoryChange: jsonb('category_change').$type<TemplateCategoryChange>(),
+  /** 0047: `message_send_ttl_seconds` (marketing: 12 h to 30 days; null: Meta's default). */
+  messageSendTtlSeconds: integer('message_send_ttl_seconds'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** 0038: the member who created it (null: before members, or made by the system). */

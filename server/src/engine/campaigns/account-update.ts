@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { pauseWabaCampaigns } from '../../services/campaigns/campaign-transitions';
+import { applyTermsSigned } from '../../services/whatsapp-accounts/marketing-onboarding';
 import type { MetaChange } from './webhook-payload';
 
 type Json = Record<string, unknown>;
@@ -36,8 +37,16 @@ export function accountUpdatePauseReason(value: Json): string | null {
   return null;
 }
 
-/** account_update: a ban or a messaging restriction pauses every sending campaign of the WABA. */
+/**
+ * account_update: a ban or a messaging restriction pauses every sending campaign of the WABA;
+ * MM_LITE_TERMS_SIGNED (`waba_info: {waba_id, owner_business_id}`) opens the Marketing Messages API.
+ */
 export async function applyAccountUpdate(db: Db, change: MetaChange): Promise<void> {
+  if ((str(change.value.event) ?? '').toUpperCase() === 'MM_LITE_TERMS_SIGNED') {
+    const waba = obj(change.value.waba_info)?.waba_id;
+    await applyTermsSigned(db, typeof waba === 'string' || typeof waba === 'number' ? String(waba) : change.wabaId);
+    return;
+  }
   const reason = accountUpdatePauseReason(change.value);
   if (reason && change.wabaId) await pauseWabaCampaigns(db, change.wabaId, reason);
 }

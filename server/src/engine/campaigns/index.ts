@@ -6,6 +6,7 @@ import { sendExclusions } from '../../services/campaigns/frequency-cap';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
 import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
+import { recordRouteRefused } from '../../services/whatsapp-accounts/marketing-onboarding';
 import { JobRunner } from '../../jobs/index';
 import type { BackgroundWork } from '../background-work';
 import { createButtonPayload } from './button-payload';
@@ -239,6 +240,7 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
     excluded: (campaign, phoneKeys) => sendExclusions(ctx.db, campaign, phoneKeys),
     pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
     templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,
+    routeRefused: (reason) => recordRouteRefused(ctx.db, accountId, reason),
     signCallback: (target) => callbackData.sign(target),
     signButton: (target) => buttonPayload.sign(target),
   };

@@ -8,6 +8,7 @@ import {
 } from '../../services/campaigns/recipient-transitions';
 import { jsonParam, retryOnConflict } from '../../db/sql';
 import { MARKETING_STOPPED } from '../../integrations/whatsapp/send-errors';
+import { ROUTE_MARKETING, ROUTE_MESSAGES, type SendRoute } from '../../integrations/whatsapp/marketing-messages';
 import { blacklistStoppedRecipients } from '../../services/blacklist/marketing-opt-out';
 
 /**
@@ -20,6 +21,9 @@ import { blacklistStoppedRecipients } from '../../services/blacklist/marketing-o
 export class ResultWriter {
   private accepted: DeliveryFact[] = [];
   private outcomes: ClaimOutcome[] = [];
+  /** Accepted rows and their route, while a flush holds a marketing-route acceptance (recordRoutes). */
+  private routes: Array<{ id: number; route: SendRoute }> = [];
+  private marketingAccepted = false;
   /** Accepted rows Meta holds for quality assessment ("Retenido por Meta"). */
   private heldIds: number[] = [];
   /** Ambiguous requests: the row and the time its request left (ISO). */
@@ -34,8 +38,10 @@ export class ResultWriter {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  accept(whatsappAccountId: number, recipientId: number, wamid: string) {
+  accept(whatsappAccountId: number, recipientId: number, wamid: string, route: SendRoute = ROUTE_MESSAGES) {
     const now = Date.now();
+    this.routes.push({ id: recipientId, route });
+    if (route === ROUTE_MARKETING) this.marketingAccepted = true;
     this.accepted.push({ recipientId, wamid, sentAt: new Date(now).toISOString(), fromSender: true });
     const entry = this.perAccount.get(whatsappAccountId) ?? { count: 0, lastAt: 0 };
     entry.count++;
@@ -79,6 +85,11 @@ export class ResultWriter {
     const outcomes = this.outcomes;
     const perAccount = this.perAccount;
     const dispatches = this.dispatches;
+    // Routes are written only by a flush that holds a marketing-route acceptance: a null route
+    // reads as /messages, so a number that sends no marketing template pays no statement for it.
+    const routes = this.marketingAccepted ? this.routes : [];
+    this.routes = [];
+    this.marketingAccepted = false;
     this.dispatches = [];
     this.accepted = [];
     this.outcomes = [];
@@ -112,6 +123,7 @@ export class ResultWriter {
       this.onError(err);
       return;
     }
+    if (routes.length) await retryOnConflict(() => this.recordRoutes(routes)).catch(this.onError);
     const held = this.heldIds;
     this.heldIds = [];
     if (held.length) {
@@ -133,6 +145,16 @@ export class ResultWriter {
         this.onError(err);
       }
     }
+  }
+
+  /** The route that carried each accepted row (campaign_recipients.route, 0047). */
+  private async recordRoutes(routes: Array<{ id: number; route: SendRoute }>) {
+    await this.db.execute(sql`with v as (
+        select * from jsonb_to_recordset(${jsonParam(routes)}) as v(id bigint, route text)
+      )
+      update campaign_recipients r set route = v.route
+      from v
+      where r.id = any(array(select id from v)) and r.id = v.id and r.route is distinct from v.route`);
   }
 
   private async recordHeld(ids: number[]) {

@@ -20,6 +20,11 @@ export interface ActiveCampaign {
   explicit?: boolean;
   /** An AUTHENTICATION template: Meta does not deliver those to a BSUID, so such recipients are skipped. */
   authentication?: boolean;
+  /**
+   * The template's latest category (upper case; changed only by a completed
+   * template_category_update): MARKETING may go by the Marketing Messages API (marketing-route.ts).
+   */
+  category?: string;
   mappings: MappingLike[];
   /** The header's media id, uploaded once for the campaign (static header media only). */
   headerMediaId: string | null;
@@ -50,6 +55,8 @@ export async function activeCampaignsOf(
   /** Uploads the campaign's header media; an AppError refuses the campaign with its reason. */
   headerMediaId: (campaign: Omit<ActiveCampaign, 'headerMediaId'>) => Promise<string | null> = async () => null,
 ): Promise<{ active: Map<number, ActiveCampaign>; refused: Array<{ campaignId: number; reason: string }> }> {
+  // The template's category comes with the campaigns (one statement per refresh, not per
+  // message): a completed recategorisation reaches the routing at the next refresh.
   const rows = await rowsOf<{
     id: number;
     user_id: number;
@@ -57,10 +64,12 @@ export async function activeCampaignsOf(
     template_id: number | null;
     audience_kind: string;
     split_test: SplitTestConfig | string | null;
+    category: string | null;
   }>(
     db,
-    sql`select id, user_id, kommo_account_id, template_id, audience_kind, split_test from campaigns
-        where whatsapp_account_id = ${whatsappAccountId} and status = 'sending' order by id`,
+    sql`select c.id, c.user_id, c.kommo_account_id, c.template_id, c.audience_kind, c.split_test, t.category
+        from campaigns c left join templates t on t.id = c.template_id
+        where c.whatsapp_account_id = ${whatsappAccountId} and c.status = 'sending' order by c.id`,
   );
   const active = new Map<number, ActiveCampaign>();
   const refused: Array<{ campaignId: number; reason: string }> = [];
@@ -68,7 +77,8 @@ export async function activeCampaignsOf(
   for (const row of rows) {
     const id = Number(row.id);
     const known = previous.get(id);
-    if (known && known.templateId === row.template_id && now - known.loadedAt < TEMPLATE_TTL_MS) {
+    const category = (row.category ?? '').toUpperCase();
+    if (known && known.templateId === row.template_id && known.category === category && now - known.loadedAt < TEMPLATE_TTL_MS) {
       active.set(id, known);
       continue;
     }
@@ -91,6 +101,7 @@ export async function activeCampaignsOf(
         template: { components: template.components, parameterFormat: template.parameterFormat },
         explicit: row.audience_kind === 'explicit',
         authentication: (template.category ?? '').toUpperCase() === 'AUTHENTICATION',
+        category: (template.category ?? '').toUpperCase(),
         mappings,
         loadedAt: now,
       };

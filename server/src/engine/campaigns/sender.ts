@@ -1,4 +1,5 @@
 import type { SendOutcome, WhatsAppMessenger } from '../../integrations/whatsapp/messenger';
+import { ROUTE_MARKETING, ROUTE_MESSAGES, type SendRoute } from '../../integrations/whatsapp/marketing-messages';
 import { systemicPauseReason } from '../../integrations/whatsapp/send-errors';
 import { isBsuid } from '../../lib/bsuid';
 import { AppError } from '../../lib/errors';
@@ -14,6 +15,7 @@ import { Pacer } from './pacer';
 import type { ResultWriter } from './result-writer';
 import { MAINTENANCE, retryDecision, THROUGHPUT } from './retry-policy';
 import { variantOf, type ActiveCampaign } from './sender-campaigns';
+import { MarketingRouter } from './marketing-route';
 import { Wakeable } from './wakeable';
 
 export const BLACKLISTED = 'Número en la lista negra';
@@ -77,6 +79,11 @@ export interface SenderStore {
    * (template-risk.ts). Returns the paused campaign ids.
    */
   templateRefused(templateId: number, code: number): Promise<number[]>;
+  /**
+   * Meta refused the Marketing Messages API for this number: recorded on the number (shown on
+   * its card); it sends by /messages until Meta reports the portfolio onboarded again.
+   */
+  routeRefused?(reason: string): Promise<void>;
   /** The HMAC-tagged `biz_opaque_callback_data` status webhooks echo back. */
   signCallback(target: CallbackTarget): string;
   /** The signed payload of a quick-reply button (the opt-out reply). */
@@ -105,6 +112,10 @@ export class AccountSender {
   /** Ids queued or on the wire: a row claimed again meanwhile (an operator's retry) is refused. */
   private readonly holding = new Set<number>();
   private readonly active = new Map<number, ActiveCampaign>();
+  /** /messages or /marketing_messages per send (marketing-route.ts). */
+  private readonly router = new MarketingRouter();
+  /** Rows the marketing route refused: their next request goes by /messages. */
+  private readonly viaMessages = new Set<number>();
   /** Campaign id → time before which it has nothing due. */
   private readonly idleUntil = new Map<number, number>();
   /** Campaigns this process just paused: ignored until the database agrees. */
@@ -286,19 +297,23 @@ export class AccountSender {
       language: variant.language,
       components,
       bizOpaque: this.store.signCallback({ campaignId: campaign.id, recipientId: item.id }),
+      route: this.viaMessages.delete(item.id) ? ROUTE_MESSAGES : this.router.route(this.account, campaign),
     };
     const onWritten = () => this.pacer.sent(paced);
+    let again = false;
     // With tracing on, the send is a span in the recipient's trace and the Graph call its child.
     const span = tracingOn() ? this.sendSpan(item) : null;
     (span ? withActiveSpan(span, () => this.messenger.send(message, onWritten)) : this.messenger.send(message, onWritten))
       .then((outcome) => {
         if (span) endSendSpan(span, outcome);
         this.pacer.answered(paced);
-        this.record(item, outcome, dispatchedAt);
+        again = this.routeRefused(item, campaign, message.route, outcome);
+        if (!again) this.record(item, outcome, dispatchedAt, message.route);
       })
       .catch((err) => this.log('send failed unexpectedly', err))
       .finally(() => {
-        this.holding.delete(item.id);
+        // A message refused by the marketing route is queued again (first) and stays ours.
+        if (!again) this.holding.delete(item.id);
         this.inFlight--;
         this.inFlightDone.wake();
       });
@@ -321,13 +336,32 @@ export class AccountSender {
     });
   }
 
-  private record(item: ClaimedRecipient, outcome: SendOutcome, dispatchedAt: Date) {
+  /**
+   * Meta refused the marketing route (marketing-messages.ts): the refused message goes again,
+   * first in the queue, by /messages (Meta did not accept it, so it cannot arrive twice); the
+   * recipient never fails for it. A refusal saying the route is not available moves the number.
+   */
+  private routeRefused(item: ClaimedRecipient, campaign: ActiveCampaign, route: SendRoute, outcome: SendOutcome): boolean {
+    if (route !== ROUTE_MARKETING || outcome.kind === 'ok' || outcome.kind === 'ambiguous') return false;
+    const verdict = this.router.refused(campaign, outcome.code, outcome.message);
+    if (!verdict) return false;
+    this.metrics.sendOutcome(this.accountId, 'retry', outcome.code);
+    if (verdict.closeNumber) {
+      this.log(`WhatsApp account ${this.accountId}: Meta refused the marketing route (${outcome.code}); sending by /messages`);
+      void this.store.routeRefused?.(verdict.closeNumber).catch((err) => this.log('could not record the marketing route refusal', err));
+    }
+    this.viaMessages.add(item.id);
+    this.queue.unshift(item);
+    return true;
+  }
+
+  private record(item: ClaimedRecipient, outcome: SendOutcome, dispatchedAt: Date, route: SendRoute = ROUTE_MESSAGES) {
     this.metrics.sendOutcome(this.accountId, outcome.kind, 'code' in outcome ? outcome.code : null);
     if (outcome.kind !== 'retry' || outcome.code !== null) this.transportFailures = 0;
     switch (outcome.kind) {
       case 'ok':
         this.stats.accepted++;
-        this.writer.accept(this.accountId, item.id, outcome.wamid);
+        this.writer.accept(this.accountId, item.id, outcome.wamid, route);
         if (outcome.held) this.writer.held(item.id);
         return;
       case 'permanent':
@@ -541,6 +575,7 @@ export class AccountSender {
   private async loadAccount() {
     this.accountStale = false;
     this.account = await this.store.loadAccount();
+    this.router.accountRead(this.account);
     this.accountLoadedAt = performance.now();
   }
 

@@ -19,7 +19,9 @@ import { applyChanges, learnInboundBsuids } from './webhook-fields';
 import { applyStatusExtras } from './status-extras';
 import { optOutButtonTenant } from './button-opt-out';
 import { createButtonPayload, type ButtonPayload } from './button-payload';
-import { emptyContents, readWebhook, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
+import { emptyContents, readWebhook, type LinkClick, type StatusUpdate, type TemplateUpdate, type WebhookContents } from './webhook-payload';
+import { applyLinkClicks } from '../../services/campaigns/link-clicks';
+import { recordMetaEvents } from './meta-events';
 import { Wakeable } from './wakeable';
 import { activeSpanContext, inSpan, recipientContext, startSpan, tracingOn, type Span } from '../../lib/tracing';
 import { recordInbound } from '../../services/campaigns/inbound-replies';
@@ -135,6 +137,7 @@ export class WebhookInbox {
     const contents: WebhookContents = emptyContents();
     for (const e of events) readWebhook(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload, contents);
     await applyStatuses(tx, contents.statuses, this.statusCheck);
+    if (contents.clicks?.length) await applyClicks(tx, contents.clicks);
     for (const m of contents.inbound) {
       if (isOptOut(m.text)) await recordOptOut(tx, m);
       else if (isOptIn(m.text)) await recordOptIn(tx, m);
@@ -381,4 +384,19 @@ function fold(prior: DeliveryFact, s: StatusUpdate): DeliveryFact {
     default:
       return fact;
   }
+}
+
+/** Marketing-message link clicks: attributed where they name a person, and kept in the number's Meta events. */
+async function applyClicks(tx: Db, clicks: LinkClick[]): Promise<void> {
+  await applyLinkClicks(tx, clicks);
+  await recordMetaEvents(
+    tx,
+    clicks.slice(0, 100).map((c) => ({
+      field: 'messages.user_actions',
+      wabaId: c.wabaId,
+      phoneNumberId: c.phoneNumberId || null,
+      value: { action_type: 'marketing_messages_link_click', click_id: c.clickId, click_component: c.component },
+      at: new Date(c.at),
+    })),
+  );
 }

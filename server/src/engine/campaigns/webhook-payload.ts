@@ -57,15 +57,35 @@ export interface TemplateUpdate {
   at: Date | null;
 }
 
+/**
+ * A `user_actions` entry of a `messages` change (Marketing Messages API): `action_type`
+ * marketing_messages_link_click with `marketing_messages_link_click_data` {click_component,
+ * product_id, click_id, tracking_token}. Meta's documented shape names no person; the change's
+ * `contacts[]` (wa_id, user_id) or a `context.id` attribute it when present (link-clicks.ts).
+ */
+export interface LinkClick {
+  phoneNumberId: string;
+  wabaId: string;
+  /** ISO time of the click. */
+  at: string;
+  clickId: string | null;
+  component: string | null;
+  from: string | null;
+  userId: string | null;
+  contextWamid: string | null;
+}
+
 export interface WebhookContents {
   statuses: StatusUpdate[];
+  /** Link clicks of marketing messages (`user_actions`). */
+  clicks?: LinkClick[];
   inbound: InboundText[];
   templateUpdates: TemplateUpdate[];
   /** Every other change (see MetaChange). */
   changes: MetaChange[];
 }
 
-export const emptyContents = (): WebhookContents => ({ statuses: [], inbound: [], templateUpdates: [], changes: [] });
+export const emptyContents = (): WebhookContents => ({ statuses: [], inbound: [], templateUpdates: [], changes: [], clicks: [] });
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null);
@@ -126,6 +146,10 @@ export function readWebhook(payload: unknown, into: WebhookContents = emptyConte
       const phoneNumberId = str(obj(value.metadata)?.phone_number_id) ?? '';
       for (const s of arr(value.statuses)) readStatus(obj(s), phoneNumberId, into.statuses, changeWaba);
       const contacts = arr(value.contacts).map(obj);
+      for (const a of arr(value.user_actions)) {
+        const click = readLinkClick(obj(a), phoneNumberId, changeWaba, contacts[0] ?? null);
+        if (click) (into.clicks ??= []).push(click);
+      }
       for (const m of arr(value.messages)) {
         const inbound = readInbound(obj(m), phoneNumberId, str(e.id) ?? '', contacts);
         if (inbound) into.inbound.push(inbound);
@@ -158,6 +182,22 @@ function readStatus(s: Json | null, phoneNumberId: string, out: StatusUpdate[], 
     recipientUserId: str(s.recipient_user_id),
     wabaId,
   });
+}
+
+function readLinkClick(a: Json | null, phoneNumberId: string, wabaId: string, contact: Json | null): LinkClick | null {
+  if (!a || str(a.action_type) !== 'marketing_messages_link_click') return null;
+  const data = obj(a.marketing_messages_link_click_data);
+  const cut = (v: unknown, n: number) => str(v)?.slice(0, n) ?? null;
+  return {
+    phoneNumberId,
+    wabaId,
+    at: isoFromUnix(a.timestamp),
+    clickId: cut(data?.click_id, 200),
+    component: cut(data?.click_component, 20),
+    from: cut(contact?.wa_id, 40),
+    userId: cut(contact?.user_id, 200),
+    contextWamid: cut(obj(a.context)?.id ?? obj(data?.context)?.id, 200),
+  };
 }
 
 /** `pricing` of a status: category, type (regular, free_customer_service, free_entry_point), model (PMP). */

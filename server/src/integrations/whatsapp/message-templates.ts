@@ -51,6 +51,21 @@ export interface CreateTemplateRequest {
   components: Array<Record<string, unknown>>;
   /** How placeholders are written: `{{1}}` (POSITIONAL) or `{{first_name}}` (NAMED). */
   parameter_format?: 'POSITIONAL' | 'NAMED';
+  /** Time-to-live; for MARKETING 12 h to 30 days, honoured by the Marketing Messages API. */
+  message_send_ttl_seconds?: number;
+}
+
+/**
+ * POST /{template_id} with `message_send_ttl_seconds`: Meta's edit of a template's TTL (null: back
+ * to Meta's default, sent as -1, the documented "default" value).
+ */
+export function updateTemplateTtl(client: GraphClient, token: string, metaTemplateId: string, ttlSeconds: number | null) {
+  return client.call<{ success?: boolean }>({
+    method: 'POST',
+    path: `/${encodeURIComponent(metaTemplateId)}`,
+    token,
+    body: { message_send_ttl_seconds: ttlSeconds ?? -1 },
+  });
 }
 
 export function createTemplate(client: GraphClient, token: string, wabaId: string, body: CreateTemplateRequest) {

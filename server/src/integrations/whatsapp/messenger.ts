@@ -1,6 +1,7 @@
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { classifyGraphError, type ErrorClass } from './send-errors';
 import { addressOf } from './recipient-address';
+import { PRODUCT_POLICY, ROUTE_MARKETING, type SendRoute } from './marketing-messages';
 import { endHttpClientSpan, httpClientAttributes, SpanKind, startSpan, tracingOn } from '../../lib/tracing';
 
 /**
@@ -40,6 +41,11 @@ export interface TemplateSend {
   components: SendComponentParam[];
   /** Echoed by every status webhook: how a lost response is reconciled. */
   bizOpaque: string;
+  /**
+   * `marketing_messages` (a MARKETING template of an onboarded portfolio): POST
+   * /{id}/marketing_messages with `product_policy: STRICT` (marketing-messages.ts); else /messages.
+   */
+  route?: SendRoute;
 }
 
 export type SendOutcome =
@@ -89,6 +95,7 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
 
   return {
     send(m, onWritten) {
+      const marketing = m.route === ROUTE_MARKETING;
       const body = JSON.stringify({
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
@@ -100,8 +107,9 @@ export function createWhatsAppMessenger(opts: MessengerOptions): WhatsAppMesseng
           language: { code: m.language },
           ...(m.components.length ? { components: m.components } : {}),
         },
+        ...(marketing ? { product_policy: PRODUCT_POLICY } : {}),
       });
-      const path = `${basePath}/${encodeURIComponent(m.phoneNumberId)}/messages`;
+      const path = `${basePath}/${encodeURIComponent(m.phoneNumberId)}/${marketing ? ROUTE_MARKETING : 'messages'}`;
       // The Graph call's client span (lib/tracing.ts), a child of the sender's span of the recipient.
       const span = tracingOn()
         ? startSpan('POST', { kind: SpanKind.CLIENT, attributes: httpClientAttributes('POST', new URL(path, base.origin), 'whatsapp-graph') })

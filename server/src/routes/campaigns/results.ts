@@ -10,6 +10,7 @@ import {
 } from '@masivo/contract/campaigns';
 import { idParamsSchema } from '@masivo/contract/common';
 import { countFollowUp, createFollowUp } from '../../services/campaigns/follow-up';
+import { refreshAnalyticsClicks } from '../../services/campaigns/campaign-analytics-clicks';
 import { loggedExport, logActivity } from '../request-actor';
 import { exportResultsCsv, resultsExportPlan, resultsFileName } from '../../services/campaigns/results-export';
 
@@ -42,6 +43,13 @@ export default async function campaignResultsRoutes(fastify: FastifyInstance) {
         .header('cache-control', 'no-store')
         .send(stream);
     },
+  );
+
+  // «Actualizar clics de Meta»: the template analytics' clicks for the campaign's days.
+  app.post(
+    '/:id/meta-clicks',
+    { config: { permission: 'campaigns.view', scope: { params: { id: 'campaign' } } }, schema: { tags, params: idParamsSchema, response: { 200: campaignSchema } } },
+    (request) => refreshAnalyticsClicks(ctx, request.orgId, request.params.id),
   );
 
   app.get(

@@ -1,3 +1,4 @@
+import { updateTemplateTtlSchema } from '@masivo/contract/marketing-messages';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -84,6 +85,12 @@ export default async function templateRoutes(fastify: FastifyInstance) {
 
   app.post('/:id/submit', { config: { permission: 'templates.manage', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: createTemplateResponseSchema } } }, (req) =>
     service.submit(req.orgId, req.params.id),
+  );
+
+  app.patch(
+    '/:id/ttl',
+    { config: { permission: 'templates.manage', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, body: updateTemplateTtlSchema, response: { 200: templateSchema } } },
+    (req) => service.setTtl(req.orgId, req.params.id, req.body.message_send_ttl_seconds),
   );
 
   app.delete('/:id', { config: { permission: 'templates.manage', scope: { params: { id: 'template' } } }, schema: { tags, params: idParamsSchema, response: { 200: okSchema } } }, (req) =>

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { loadCampaignRow } from './campaign-queries';
 import { recipientGroupWhere } from './recipient-groups';
 import { isoOf, rowsOf } from '../../db/sql';
+import { ROUTE_OF_RECIPIENT } from './campaign-marketing';
 
 export type CampaignMessagesQuery = z.output<typeof campaignMessagesQuerySchema>;
 
@@ -25,6 +26,9 @@ interface RawMessage {
   failed_at: string | null;
   held: boolean;
   pricing_category?: string | null;
+  route?: 'messages' | 'marketing_messages' | null;
+  click_count?: number | string;
+  clicked_at?: string | null;
   replied_at: string | null;
   reply_count: number | string;
   last_reply: string | null;
@@ -54,6 +58,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
           r.error_code, r.error_message, r.wamid, r.attempts,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
           ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
+          ${ROUTE_OF_RECIPIENT} as route, r.click_count, ${isoOf(sql`r.clicked_at`)} as clicked_at,
           ${isoOf(sql`r.replied_at`)} as replied_at, r.reply_count, r.last_reply, r.button_tapped,
           (r.held_at is not null and r.status = 'sent') as held,
           r.lead_id, case when r.status = 'waiting' then ${isoOf(sql`r.next_attempt_at`)} end as due_at, r.variant
@@ -80,6 +85,9 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       failed_at: r.failed_at,
       held: Boolean(r.held),
       pricing_category: r.pricing_category ?? null,
+      route: r.route ?? null,
+      click_count: Number(r.click_count ?? 0),
+      clicked_at: r.clicked_at ?? null,
       replied_at: r.replied_at,
       reply_count: Number(r.reply_count ?? 0),
       last_reply: r.last_reply,

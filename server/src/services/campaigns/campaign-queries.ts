@@ -7,6 +7,7 @@ import { rowsOf } from '../../db/sql';
 import { notFound } from '../../lib/errors';
 import { toCampaign, type CampaignRow } from './campaign-view';
 import { campaignCost } from './campaign-cost';
+import { campaignMarketing } from './campaign-marketing';
 import { approvalView } from './approval-view';
 import { splitTestView } from './split-test-view';
 
@@ -51,6 +52,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
     }
   }
   campaign.replies = await campaignReplies(db, userId, campaign, row.repliedCount);
+  campaign.marketing_messages = await campaignMarketing(db, row);
   if (row.startedAt || row.audienceFrozenAt) {
     const [t] = campaign.template_id === null ? [] : await db.select({ category: templates.category }).from(templates).where(eq(templates.id, campaign.template_id)).limit(1);
     campaign.actual_cost = await campaignCost(db, userId, { id, templateCategory: t?.category ?? null, startedAt: row.startedAt });

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jsonParam, preparedRows, rowsOf } from '../../db/sql';
 import { DEFERRED_MESSAGE, defersSql, exhaustedMessageSql, MARKETING_LIMIT_CODE } from './marketing-deferral';
+import { MESSAGE_EXPIRED } from '../../integrations/whatsapp/marketing-messages';
 
 /**
  * Every change of a recipient's state goes through one of the statements below. Each one
@@ -12,7 +13,8 @@ import { DEFERRED_MESSAGE, defersSql, exhaustedMessageSql, MARKETING_LIMIT_CODE 
  * crash, and cost one UPDATE of the campaign row per batch instead of a recount.
  *
  * Counter meaning: messages_sent = sent_at set (Meta accepted it); delivered/read = their
- * timestamps set (read implies delivered); failed/skipped/unknown = status; pending =
+ * timestamps set (read implies delivered); failed/skipped/unknown/deferred/expired = status
+ * (expired: Meta dropped it after the template's time-to-live, "Vencido"); pending =
  * status pending or sending (not settled yet).
  */
 
@@ -57,6 +59,7 @@ function writeAndCount(ctes: SQL, extra?: { set: SQL; changes: SQL }): SQL {
       sum((new_status = 'skipped')::int - (old_status = 'skipped')::int) as skipped,
       sum((new_status = 'unknown')::int - (old_status = 'unknown')::int) as unknown,
       sum((new_status = 'deferred')::int - (old_status = 'deferred')::int) as deferred,
+      sum((new_status = 'expired')::int - (old_status = 'expired')::int) as expired,
       sum((new_status in ('pending', 'sending'))::int - (old_status in ('pending', 'sending'))::int) as pending
     from changed group by campaign_id
   ),
@@ -69,6 +72,7 @@ function writeAndCount(ctes: SQL, extra?: { set: SQL; changes: SQL }): SQL {
       skipped_count = c.skipped_count + d.skipped,
       unknown_count = c.unknown_count + d.unknown,
       deferred_count = c.deferred_count + d.deferred,
+      expired_count = c.expired_count + d.expired,
       pending_count = c.pending_count + d.pending,
       updated_at = now()
     from deltas d
@@ -140,7 +144,7 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
     bsuid: f.bsuid ?? null,
   }));
   const priced = input.some((f) => f.pc !== null || f.pt !== null || f.pm !== null || f.bsuid !== null);
-  const forward = sql`(o.status not in ('failed', 'skipped', 'deferred') and v.rnk > ${RANK_OF(sql`o.status`)})`;
+  const forward = sql`(o.status not in ('failed', 'skipped', 'deferred', 'expired') and v.rnk > ${RANK_OF(sql`o.status`)})`;
   const fails = sql`(v.failed and v.rnk < 4 and o.status in ('pending', 'sending', 'unknown', 'sent'))`;
   const defers = sql`(${fails} and ${defersSql(sql`v.error_code`, sql`coalesce(v.failed_ts, now())`)})`;
   return run(
@@ -160,7 +164,7 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
       select x.* from campaign_recipients x join v on v.id = x.id
       where x.id = any(array(select id from v)) and (
             (v.sent_ts is not null and x.sent_at is null)
-         or (x.status not in ('failed', 'skipped', 'deferred') and (
+         or (x.status not in ('failed', 'skipped', 'deferred', 'expired') and (
               v.rnk > ${RANK_OF(sql`x.status`)}
               or (v.delivered_ts is not null and x.delivered_at is null)
               or (v.read_ts is not null and x.read_at is null)))
@@ -187,8 +191,8 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
              when s.new_status in ('sent', 'delivered', 'read') and s.old_status in ('pending', 'sending', 'unknown') then null
              else s.o_error_message end as error_message,
         coalesce(s.o_sent_at, s.sent_ts) as sent_at,
-        case when s.new_status in ('failed', 'skipped', 'deferred') then s.o_delivered_at else coalesce(s.o_delivered_at, s.delivered_ts) end as delivered_at,
-        case when s.new_status in ('failed', 'skipped', 'deferred') then s.o_read_at else coalesce(s.o_read_at, s.read_ts) end as read_at,
+        case when s.new_status in ('failed', 'skipped', 'deferred', 'expired') then s.o_delivered_at else coalesce(s.o_delivered_at, s.delivered_ts) end as delivered_at,
+        case when s.new_status in ('failed', 'skipped', 'deferred', 'expired') then s.o_read_at else coalesce(s.o_read_at, s.read_ts) end as read_at,
         case when s.defers then s.o_failed_at when s.becomes_failed then coalesce(s.failed_ts, now()) else s.o_failed_at end as failed_at,
         case when s.defers then s.deferrals + 1 else s.deferrals end as deferrals,
         case when s.defers then coalesce(s.first_deferred_at, s.failed_ts, now()) else s.first_deferred_at end as first_deferred_at
@@ -202,7 +206,7 @@ export async function applyDeliveryFacts(db: Db, facts: DeliveryFact[]): Promise
           coalesce(v.pc, o.pricing_category) as pricing_category, coalesce(v.pt, o.pricing_type) as pricing_type,
           coalesce(v.pm, o.pricing_model) as pricing_model, coalesce(v.bsuid, o.bsuid) as bsuid,
           ${defers} as defers, ${exhaustedMessageSql} as exhausted_message,
-          case when ${defers} then 'deferred' when ${fails} then 'failed'
+          case when ${defers} then 'deferred' when ${fails} and v.error_code = ${MESSAGE_EXPIRED} then 'expired' when ${fails} then 'failed'
                when ${forward} then (case v.rnk when 3 then 'sent' when 4 then 'delivered' else 'read' end)
                else o.status end as new_status,
           ${fails} as becomes_failed

@@ -12,21 +12,10 @@ export interface ArmCounts {
   read: number;
   replied: number;
   tapped: number;
-  /** Null while click events are not recorded. */
+  /** People who clicked a link (Marketing Messages API `clicked_at`); null when not asked for. */
   clicked: number | null;
-}
-
-/**
- * Clicks are recorded by another feature (a `clicked_at` column on the recipient) that may not
- * be there yet: until it is, the click metric counts 0 and the screen says "no disponible".
- */
-export async function clicksRecorded(db: Queryable): Promise<boolean> {
-  const [row] = await rowsOf<{ present: boolean }>(
-    db,
-    sql`select exists (select 1 from information_schema.columns
-        where table_name = 'campaign_recipients' and column_name = 'clicked_at' and table_schema = current_schema()) as present`,
-  );
-  return Boolean(row?.present);
+  /** Sends that went by the Marketing Messages API, the only route whose clicks Meta reports. */
+  marketingRoute: number;
 }
 
 /** Every arm's figures in ONE grouped statement (rows without an arm are left out). */
@@ -39,7 +28,8 @@ export async function armCounts(db: Queryable, campaignId: number, clicks: boole
           (count(*) filter (where sent_at is not null and read_at is not null))::int as read,
           (count(*) filter (where sent_at is not null and replied_at is not null))::int as replied,
           (count(*) filter (where sent_at is not null and button_tapped is not null))::int as tapped,
-          ${clicks ? sql`(count(*) filter (where sent_at is not null and ${sql.identifier('clicked_at')} is not null))::int` : sql`null::int`} as clicked
+          ${clicks ? sql`(count(*) filter (where sent_at is not null and clicked_at is not null))::int` : sql`null::int`} as clicked,
+          (count(*) filter (where route = 'marketing_messages'))::int as marketing_route
         from campaign_recipients where campaign_id = ${campaignId} and variant is not null
         group by variant order by variant`,
   );
@@ -52,10 +42,11 @@ export async function armCounts(db: Queryable, campaignId: number, clicks: boole
     replied: Number(r.replied),
     tapped: Number(r.tapped),
     clicked: r.clicked === null ? null : Number(r.clicked),
+    marketingRoute: Number(r.marketing_route),
   }));
 }
 
-/** The metric's successes in an arm (clicks not recorded: 0). */
+/** The metric's successes in an arm. */
 export function successesOf(arm: ArmCounts, metric: SplitMetric): number {
   switch (metric) {
     case 'read':
@@ -73,6 +64,6 @@ export function successesOf(arm: ArmCounts, metric: SplitMetric): number {
 export function allArms(counts: ArmCounts[], count: number): ArmCounts[] {
   return Array.from(
     { length: count },
-    (_, i) => counts.find((c) => c.variant === i) ?? { variant: i, recipients: 0, sent: 0, delivered: 0, read: 0, replied: 0, tapped: 0, clicked: null },
+    (_, i) => counts.find((c) => c.variant === i) ?? { variant: i, recipients: 0, sent: 0, delivered: 0, read: 0, replied: 0, tapped: 0, clicked: null, marketingRoute: 0 },
   );
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { SplitTestConfig } from '../../db/schema/campaigns';
 import { jsonParam, rowsOf, type Queryable } from '../../db/sql';
 import { decideSplit } from '../../lib/stats/two-proportion';
-import { allArms, armCounts, clicksRecorded, successesOf } from './split-test-arms';
+import { allArms, armCounts, successesOf } from './split-test-arms';
 
 /** How many due decisions one scheduler tick takes. */
 const DECISIONS_PER_TICK = 20;
@@ -46,8 +46,7 @@ export async function decideSplitTest(db: Db, campaignId: number): Promise<boole
     );
     if (!campaign) return false;
     const config: SplitTestConfig = typeof campaign.split_test === 'string' ? JSON.parse(campaign.split_test) : campaign.split_test;
-    const clicks = await clicksRecorded(tx);
-    const arms = allArms(await armCounts(tx, campaignId, clicks), config.variants.length);
+    const arms = allArms(await armCounts(tx, campaignId, true), config.variants.length);
     const result = splitResultOf(config, arms.map((a) => ({ n: a.sent, x: successesOf(a, config.metric) })), new Date());
     await tx.execute(sql`update campaigns set split_result = ${jsonParam(result)}, updated_at = now() where id = ${campaignId}`);
     if (result.winner !== null) {

@@ -5,7 +5,7 @@ import type { SplitTestConfig } from '../../db/schema/campaigns';
 import type { SplitResult } from '@masivo/contract/split-test';
 import { rowsOf } from '../../db/sql';
 import { wilsonInterval } from '../../lib/stats/two-proportion';
-import { allArms, armCounts, clicksRecorded, successesOf } from './split-test-arms';
+import { allArms, armCounts, successesOf } from './split-test-arms';
 
 /**
  * The detail screen's split test: each arm's counts, its metric's rate with the 95 % interval,
@@ -17,8 +17,7 @@ export async function splitTestView(
 ): Promise<SplitTestView | null> {
   const config = row.splitTest;
   if (!config) return null;
-  const clicks = await clicksRecorded(db);
-  const arms = allArms(await armCounts(db, row.id, clicks), config.variants.length);
+  const arms = allArms(await armCounts(db, row.id, true), config.variants.length);
   const [waiting] = await rowsOf<{ n: number }>(
     db,
     sql`select count(*)::int as n from campaign_recipients where campaign_id = ${row.id} and variant is null and status = 'pending'`,
@@ -26,7 +25,8 @@ export async function splitTestView(
   return {
     ab_test: { share: config.share, metric: config.metric, wait_seconds: config.wait_seconds, no_winner: config.no_winner },
     metric_label: SPLIT_METRIC_LABELS[config.metric],
-    clicks_unavailable: !clicks,
+    // Meta reports clicks only for the Marketing Messages API (campaign-marketing.ts).
+    clicks_unavailable: arms.every((a) => a.marketingRoute === 0 && !a.clicked),
     decide_at: row.splitDecideAt ? new Date(row.splitDecideAt).toISOString() : null,
     waiting: Number(waiting?.n ?? 0),
     arms: arms.map((a, i) => {

@@ -21,6 +21,7 @@ import { priceOfMessage } from '../campaigns/campaign-cost';
 import { countryOfRecipient } from '../campaigns/audience-classifier';
 import { campaignDetail } from '../campaigns/campaign-queries';
 import { loadRateCard } from '../pricing/rate-card-service';
+import { ROUTE_OF_RECIPIENT } from '../campaigns/campaign-marketing';
 import { RateIndex } from '../pricing/rate-lookup';
 
 /**
@@ -113,6 +114,8 @@ interface RecipientRow {
   pricing_model: string | null;
   country: string | null;
   variant: number | string | null;
+  route: 'messages' | 'marketing_messages' | null;
+  click_count: number | string;
 }
 
 /** A campaign's recipients by id, with their status, Meta's error, reply and the cost of a delivered message. */
@@ -126,8 +129,9 @@ export async function listV1Recipients(
   const rows = await rowsOf<RecipientRow>(
     db,
     sql`select id, phone, bsuid, status, error_code, error_message, wamid, sent_at, delivered_at, read_at, failed_at,
-               last_reply, replied_at, pricing_category, pricing_type, pricing_model, country, variant
-          from campaign_recipients
+               last_reply, replied_at, pricing_category, pricing_type, pricing_model, country, variant,
+               ${ROUTE_OF_RECIPIENT} as route, click_count
+          from campaign_recipients r
          where campaign_id = ${campaignId} and user_id = ${orgId} and id > ${after}::bigint
            and (${query.status ?? null}::text is null or status = ${query.status ?? null}::text)
          order by id limit ${query.limit + 1}`,
@@ -157,6 +161,9 @@ export async function listV1Recipients(
       replied_at: iso(r.replied_at),
       cost_usd: cost,
       variant: r.variant === null || r.variant === undefined ? null : variantLabel(Number(r.variant)),
+      route: r.route ?? null,
+      pricing_category: r.pricing_category,
+      click_count: Number(r.click_count ?? 0),
     };
   });
   return { data, next_cursor: nextCursor(rows, query.limit) };

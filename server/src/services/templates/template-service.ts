@@ -17,6 +17,7 @@ import { createWhatsAppAccountService } from '../whatsapp-accounts/whatsapp-acco
 import { metaComponents } from './meta-components';
 import { syncAccountTemplates } from './template-sync';
 import { submitTemplate } from './template-submission';
+import { setTemplateTtl } from './template-ttl';
 import { toTemplate, type TemplateRow } from './template-view';
 
 type CreateInput = z.output<typeof createTemplateSchema>;
@@ -130,6 +131,7 @@ export function createTemplateService(ctx: AppContext) {
           status: 'draft',
           components: metaComponents(input),
           parameterFormat: input.parameter_format,
+          messageSendTtlSeconds: input.category === 'marketing' ? (input.message_send_ttl_seconds ?? null) : null,
         })
         .onConflictDoNothing()
         .returning();
@@ -144,6 +146,13 @@ export function createTemplateService(ctx: AppContext) {
       }
       const account = await accounts.owned(userId, row.whatsappAccountId);
       return withSubmission(await submitTemplate(db, secrets, ctx.graph, account, row));
+    },
+
+    /** «Vencimiento» of a marketing template (template-ttl.ts). */
+    async setTtl(userId: number, id: number, ttlSeconds: number | null) {
+      const row = await owned(userId, id);
+      const account = await accounts.owned(userId, row.whatsappAccountId);
+      return toTemplate(await setTemplateTtl(db, secrets, ctx.graph, account, row, ttlSeconds));
     },
 
     /** Deletes at Meta (by name and hsm_id, so other languages stay) and then locally. */

@@ -37,6 +37,7 @@ export async function submitTemplate(
       category: template.category.toUpperCase(),
       components: submittable(template.components),
       parameter_format: template.parameterFormat === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+      ...(template.messageSendTtlSeconds ? { message_send_ttl_seconds: template.messageSendTtlSeconds } : {}),
     });
     const [row] = await db
       .update(templates)

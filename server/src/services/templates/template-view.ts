@@ -23,6 +23,7 @@ export function toTemplate(row: TemplateRow): Template {
     quality_score: row.qualityScore,
     status_detail: row.statusDetail,
     category_change: row.categoryChange ?? null,
+    message_send_ttl_seconds: row.messageSendTtlSeconds ?? null,
     campaign_compatible: incompatible === null,
     incompatible_reason: incompatible,
     created_at: row.createdAt.toISOString(),

@@ -4,6 +4,7 @@ import { whatsappAccounts } from '../../db/schema/index';
 import { notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { effectiveRatePerSecond, metaRatePerSecond } from './throughput';
+import { marketingRouteOpen } from './marketing-onboarding';
 
 export interface SendingAccount {
   id: number;
@@ -20,6 +21,11 @@ export interface SendingAccount {
   metaRatePerSecond?: number | null;
   isActive: boolean;
   qualityRating: string | null;
+  /**
+   * 0047: the Marketing Messages API is open for this number: its WABA is ONBOARDED and Meta has
+   * not refused the route since (engine/campaigns/marketing-route.ts). Absent: closed.
+   */
+  marketingRoute?: boolean;
 }
 
 /**
@@ -40,5 +46,6 @@ export async function loadSendingAccount(db: Db, secrets: SecretBox, whatsappAcc
     metaRatePerSecond: metaRatePerSecond(row),
     isActive: row.isActive,
     qualityRating: row.qualityRating,
+    marketingRoute: marketingRouteOpen(row),
   };
 }

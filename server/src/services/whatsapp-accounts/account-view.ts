@@ -1,3 +1,4 @@
+import { marketingMessagesState } from '@masivo/contract/marketing-messages';
 import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import type { whatsappAccounts } from '../../db/schema/index';
 import { effectiveRatePerSecond, metaRatePerSecond } from './throughput';
@@ -38,6 +39,13 @@ export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, p
     last_message_sent_at: row.lastMessageSentAt?.toISOString() ?? null,
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
     has_access_token: !!row.accessTokenEnc,
+    marketing_messages: marketingMessagesState({
+      onboarding_status: row.mmOnboardingStatus ?? null,
+      terms_status: row.mmTermsStatus ?? null,
+      checked_at: row.mmCheckedAt?.toISOString() ?? null,
+      fallback_at: row.mmFallbackAt?.toISOString() ?? null,
+      fallback_reason: row.mmFallbackReason ?? null,
+    }),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

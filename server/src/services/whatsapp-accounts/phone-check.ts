@@ -5,14 +5,16 @@ import type { GraphClient } from '../../integrations/whatsapp/graph-client';
 import { getPhoneNumberInfo, type PhoneNumberInfo } from '../../integrations/whatsapp/phone-numbers';
 import type { SecretBox } from '../../lib/secret-box';
 import type { WhatsAppAccountRow } from './account-view';
-import { getWabaOwnerId } from '../../integrations/whatsapp/waba-owner';
+import { getWabaInfo } from '../../integrations/whatsapp/waba-owner';
+import { onboardingColumns } from './marketing-onboarding';
 import { parseDailyLimit, portfolioKey, setPortfolioLimit } from './messaging-limit';
 
 /**
  * Reads the number from Meta (`GET /{phone_number_id}`) and stores what it says: display
  * number, verified name, quality, verification (is_verified = VERIFIED), throughput level,
  * coexistence with the WhatsApp Business app (`is_on_biz_app`) and messaging limit. The sender
- * re-reads the account every few seconds, so a new level changes its rate without a restart. Throws GraphApiError (Spanish, with Meta's reason) when Meta refuses.
+ * re-reads the account every few seconds, so a new level changes its rate without a restart.
+ * The WABA's Marketing Messages API state is read in the same pass (marketing-onboarding.ts). Throws GraphApiError (Spanish, with Meta's reason) when Meta refuses.
  */
 export async function checkPhoneNumber(
   db: Db,
@@ -21,10 +23,17 @@ export async function checkPhoneNumber(
   row: WhatsAppAccountRow,
 ): Promise<WhatsAppAccountRow> {
   const info = await getPhoneNumberInfo(graph, secrets.open(row.accessTokenEnc), row.phoneNumberId);
-  const portfolioId = (await getWabaOwnerId(graph, secrets.open(row.accessTokenEnc), row.businessAccountId)) ?? row.businessPortfolioId;
+  const waba = await getWabaInfo(graph, secrets.open(row.accessTokenEnc), row.businessAccountId);
+  const portfolioId = waba.portfolioId ?? row.businessPortfolioId;
   const [updated] = await db
     .update(whatsappAccounts)
-    .set({ ...phoneInfoColumns(info), businessPortfolioId: portfolioId, lastCheckedAt: new Date(), updatedAt: new Date() })
+    .set({
+      ...phoneInfoColumns(info),
+      ...onboardingColumns(waba, row),
+      businessPortfolioId: portfolioId,
+      lastCheckedAt: new Date(),
+      updatedAt: new Date(),
+    })
     .where(eq(whatsappAccounts.id, row.id))
     .returning();
   // The limit belongs to the portfolio: every account of the tenant on it gets the new value.

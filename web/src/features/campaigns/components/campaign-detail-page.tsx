@@ -34,6 +34,7 @@ import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
 import { CampaignApprovalCard } from './campaign-approval-card';
 import { maySendDirectly } from '../api/approvals';
+import { CampaignMarketingCard } from './campaign-marketing-card';
 import { useMember, useMeQuery } from '@/lib/use-member';
 
 export const DELETE_CONFIRMATION = '¿Estás seguro de que quieres eliminar esta campaña?';
@@ -134,6 +135,9 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
           <Count label="Fallidos" value={c.failed_count} icon={<XCircle className="h-4 w-4 text-red-600" />} />
           <Count label="Omitidos" value={c.skipped_count} icon={<SkipForward className="h-4 w-4 text-orange-500" />} />
           <Count label="Desconocidos" value={c.unknown_count} icon={<HelpCircle className="h-4 w-4 text-slate-500" />} />
+          {(c.marketing_messages?.expired_count ?? 0) > 0 && (
+            <Count label="Vencidos" value={c.marketing_messages!.expired_count} icon={<Clock className="h-4 w-4 text-orange-500" />} />
+          )}
           {c.deferred_count > 0 && (
             <Count label="Diferidos (límite de marketing)" value={c.deferred_count} icon={<Clock className="h-4 w-4 text-yellow-600" />} />
           )}
@@ -143,6 +147,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       <SplitTestCard campaign={c} />
       <CampaignCharts campaign={c} />
       <CampaignAfterSend campaign={c} />
+      <CampaignMarketingCard campaign={c} />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="p-6">

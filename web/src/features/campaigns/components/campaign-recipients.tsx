@@ -19,6 +19,7 @@ import { RECIPIENT_STATUS_LABELS, recipientBadge } from './recipient-status';
 import { TableHead } from '@/components/ui/table-head';
 import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list';
 import { useIsPhone } from '@/components/ui/use-media-query';
+import { SEND_ROUTE_LABELS } from '@masivo/contract/marketing-messages';
 import { ExportResultsButton } from './export-results-button';
 
 const PAGE_SIZE = 50;
@@ -187,6 +188,8 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
               { label: 'Entregado', value: formatDateTime(m.delivered_at) },
               { label: 'Leído', value: formatDateTime(m.read_at) },
               ...(m.pricing_category ? [{ label: 'Cobro', value: pricingLabel(m.pricing_category) }] : []),
+              ...(m.route ? [{ label: 'Ruta', value: SEND_ROUTE_LABELS[m.route] }] : []),
+              ...(m.click_count ? [{ label: 'Clics', value: formatNumber(m.click_count) }] : []),
               ...(m.reply_count ? [{ label: 'Respuesta', value: <ReplyCell m={m} />, wide: true }] : []),
             ]}
           />
@@ -201,7 +204,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Estado', ...(split ? ['Variante'] : []), `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
+        <TableHead columns={['Teléfono', 'Estado', ...(split ? ['Variante'] : []), `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Ruta y clics', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
@@ -217,6 +220,10 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
                 {formatShortDateTime(m.read_at)}
               </td>
               <td className="px-4 py-3 whitespace-nowrap text-gray-600">{m.pricing_category ? pricingLabel(m.pricing_category) : '-'}</td>
+              <td className="px-4 py-3 whitespace-nowrap text-gray-600">
+                {m.route ? SEND_ROUTE_LABELS[m.route] : '-'}
+                {m.click_count ? ` · ${formatNumber(m.click_count)} ${m.click_count === 1 ? 'clic' : 'clics'}` : ''}
+              </td>
               <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.contact_name || '-'}</td>
               <td className="max-w-xs min-w-40 px-4 py-3">
                 <ReplyCell m={m} />

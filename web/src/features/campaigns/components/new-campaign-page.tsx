@@ -249,6 +249,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
               templateId={templateId ?? 0}
               field={register('template_id')}
               error={errors.template_id?.message}
+              account={whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)}
             />
           </Section>
         )}

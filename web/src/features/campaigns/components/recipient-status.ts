@@ -15,6 +15,7 @@ export const RECIPIENT_STATUS_TONES: Record<RecipientStatus, BadgeTone> = {
   skipped: 'yellow',
   unknown: 'yellow',
   deferred: 'yellow',
+  expired: 'orange',
 };
 
 /** Meta held the message for quality assessment (template pacing): not a failure. */

@@ -49,7 +49,7 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
   const t = campaign.split_test;
   const phone = useIsPhone();
   if (!t) return null;
-  const metricNote = t.ab_test.metric === 'click' && t.clicks_unavailable ? ' (no disponible: los clics aún no se registran, cuentan 0)' : '';
+  const metricNote = t.ab_test.metric === 'click' && t.clicks_unavailable ? ' (no disponible: Meta no informa clics de estos envíos, cuentan 0)' : '';
   // Meta's template comparison (two arms past 1,000 sends, asked once the campaign completed).
   const meta = t.result?.meta_compare ?? null;
   const blockRates = meta?.available === true;

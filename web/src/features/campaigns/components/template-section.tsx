@@ -9,6 +9,8 @@ import { templateVariablesQueryOptions, useAccountTemplates } from '@/api/templa
 import { formatDateTime } from '@/lib/format';
 import { categoryChangeNotice, templateStatusLabel } from '@/lib/template-labels';
 import { templateVariableSlots, unmappedSlots } from '@masivo/contract/variables';
+import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
+import { CampaignRouteNotice } from './campaign-route-notice';
 
 /**
  * Why a template cannot be used for a campaign, as the server would refuse it (not approved,
@@ -47,11 +49,14 @@ export function TemplateSection({
   templateId,
   field,
   error,
+  account,
 }: {
   whatsappAccountId: number;
   templateId: number;
   field: UseFormRegisterReturn;
   error?: string;
+  /** The sending number: its Marketing Messages API state decides the route shown. */
+  account?: WhatsAppAccount;
 }) {
   const templates = useAccountTemplates(whatsappAccountId);
   const list = templates.data ?? [];
@@ -82,6 +87,7 @@ export function TemplateSection({
         </Select>
       )}
       {selected && <TemplateRiskNotice category_change={selected.category_change} status_detail={selected.status_detail} />}
+      {selected && <CampaignRouteNotice template={selected} account={account} />}
       {selected && <TemplatePreview template={selected} />}
     </div>
   );

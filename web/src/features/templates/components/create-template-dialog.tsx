@@ -26,6 +26,7 @@ import { ExampleInputs } from './example-inputs';
 import { announceSubmission } from './submission-toast';
 import { TemplatePreview } from './template-preview';
 import { FALLBACK_VARIABLES, sampleValue } from './variable-samples';
+import { TTL_HELP, TtlSelect } from './template-ttl';
 import { FormActions } from '@/components/ui/form-actions';
 
 type Section = 'header' | 'body' | 'footer';
@@ -40,6 +41,8 @@ const INITIAL = {
   name: '',
   language: 'es',
   category: 'utility',
+  /** «Vencimiento» of a marketing template (null: Meta's default). */
+  ttl: null as number | null,
   kommoAccountId: '',
   parameterFormat: 'POSITIONAL' as 'POSITIONAL' | 'NAMED',
   headerOn: false,
@@ -147,6 +150,7 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
       language: form.language as CreateTemplateInput['language'],
       category: form.category as CreateTemplateInput['category'],
       parameter_format: form.parameterFormat,
+      ...(form.category === 'marketing' && form.ttl ? { message_send_ttl_seconds: form.ttl } : {}),
       components,
       templateSamples: { header: examplesFor('header'), body: examplesFor('body'), footer: examplesFor('footer') },
     };
@@ -247,6 +251,15 @@ export function CreateTemplateDialog({ open, account, onClose }: { open: boolean
                 </option>
               ))}
             </Select>
+            {form.category === 'marketing' && (
+              <div>
+                <label htmlFor="template-ttl" className="mb-1 block text-sm font-medium text-gray-700">
+                  Vencimiento
+                </label>
+                <TtlSelect id="template-ttl" value={form.ttl} onChange={(ttl) => edit((f) => ({ ...f, ttl }))} />
+                <p className="mt-1 text-xs text-gray-500">{TTL_HELP}</p>
+              </div>
+            )}
             <Select
               label="Variables"
               name="template-parameter-format"

@@ -10,6 +10,7 @@ import { useDeleteTemplate } from '../api/delete-template';
 import { announceSubmission } from './submission-toast';
 import { CategoryBadge, StatusBadge } from './template-badges';
 import { TemplateComponents } from './template-components';
+import { TemplateTtl } from './template-ttl';
 import { isConfigurable } from './template-parts';
 import { Can, useMember } from '@/lib/use-member';
 
@@ -85,6 +86,7 @@ export function TemplateCard({ template, onConfigure }: { template: Template; on
       )}
 
       <TemplateComponents template={template} />
+      <TemplateTtl template={template} mayManage={mayManage} />
 
       {template.rejection_reason && (
         <p className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-700">

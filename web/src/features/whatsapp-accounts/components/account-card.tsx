@@ -10,6 +10,7 @@ import { CopyField } from './copy-field';
 import { QualityBadge } from './quality-badge';
 import { dailyLimitText } from './daily-limit';
 import { ThroughputRows } from './throughput-rows';
+import { MarketingMessagesStatus } from './marketing-messages-status';
 import { Can } from '@/lib/use-member';
 
 /** Meta returns the display number without "+" (e.g. 15550783881); the card shows it dialable. */
@@ -109,6 +110,7 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         )}
       </dl>
       {account.notes && <p className="mt-3 rounded bg-gray-50 p-2 text-sm text-gray-600">{account.notes}</p>}
+      <MarketingMessagesStatus state={account.marketing_messages} />
 
       <div className="mt-4 space-y-2 border-t border-gray-200 pt-3">
         <CopyField label="URL de callback del webhook" value={account.webhook_url} />
