@@ -13,6 +13,7 @@ import { gateApproval } from './campaign-approvals';
 import type { ActivityActor } from '../activity/activity-log';
 import { countContacts } from '../contacts/filter-engine';
 import { initialSendingHours } from './campaign-sending-hours';
+import { resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -25,6 +26,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   await assertOwnKommoAccount(db, userId, data.kommo_account_id);
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
+  // Several numbers (issue 26): same portfolio, each with the template approved.
+  const numbers = await resolveCampaignNumbers(db, userId, data.whatsapp_account_id, data.whatsapp_account_ids, template);
   const scheduledAt = parseSchedule(data.scheduled_at);
   // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same
   // filter engine, counted from the narrow tables (the full classification waits for the start).
@@ -54,6 +57,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       sendingHours: await initialSendingHours(db, data.whatsapp_account_id, data.sending_hours),
     })
     .returning();
+  await saveCampaignNumbers(db, userId, row!.id, numbers);
   // Created scheduled: the schedule passes the two-person approval gate.
   if (actor && row?.status === 'scheduled' && (await gateApproval(ctx, actor, row, 'schedule'))) return getCampaign(db, userId, row.id);
   return campaignDetail(ctx.db, userId, row!);

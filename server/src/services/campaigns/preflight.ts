@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { numbersOfCampaigns, numbersRate, resolveCampaignNumbers } from './campaign-numbers';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import {
   EXCLUSION_LABELS,
@@ -38,6 +39,8 @@ export interface PreflightInput {
   contactListOf?: number | null;
   /** A campaign with explicit recipients (0039): its staged recipients are the matched set. */
   explicitOf?: number | null;
+  /** Several numbers (issue 26): every number it sends from; each is checked, their rates add up. */
+  numbers?: number[];
 }
 
 /**
@@ -48,14 +51,14 @@ export interface PreflightInput {
 export async function preflightRules(
   db: Db,
   userId: number,
-  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf'>,
+  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf' | 'numbers'>,
 ): Promise<{ rules: AudienceRules; templateProblem: string | null; category: string; cap: { maxMessages: number; days: number } | null }> {
   const explicit = input.explicitOf != null;
   if (input.kommoAccountId != null) await assertOwnKommoAccount(db, userId, input.kommoAccountId);
   else if (!explicit) throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   await assertOwnWhatsAppAccount(db, userId, input.whatsappAccountId);
   const [template] = await db
-    .select({ id: templates.id, category: templates.category })
+    .select({ id: templates.id, category: templates.category, name: templates.name, language: templates.language })
     .from(templates)
     .where(and(eq(templates.id, input.templateId), eq(templates.userId, userId)))
     .limit(1);
@@ -66,6 +69,15 @@ export async function preflightRules(
   } catch (err) {
     if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
     templateProblem = err.message;
+  }
+  // Every sender is checked: same portfolio, the template approved on each (campaign-numbers.ts).
+  if (templateProblem === null && (input.numbers?.length ?? 0) > 1) {
+    try {
+      await resolveCampaignNumbers(db, userId, input.whatsappAccountId, input.numbers, template);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
+      templateProblem = err.message;
+    }
   }
   const category = (template.category ?? '').toUpperCase();
   const marketing = category === 'MARKETING';
@@ -126,6 +138,7 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
     category,
     cap,
     whatsappAccountId: input.whatsappAccountId,
+    numbers: input.numbers,
     startAt: input.startAt,
   });
 }
@@ -141,6 +154,7 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
     filters: data.filters,
     startAt: at && at.getTime() > Date.now() ? at : null,
     hours: data.sending_hours ?? null,
+    numbers: data.whatsapp_account_ids,
   });
 }
 
@@ -157,6 +171,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
     throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   }
   const startAt = !opts.startNow && row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
+  const numbers = (await numbersOfCampaigns(db, userId, [row.id])).get(row.id);
   if (!row.audienceFrozenAt) {
     return runPreflight(db, userId, {
       kommoAccountId: row.kommoAccountId,
@@ -167,6 +182,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
       hours: row.sendingHours ?? null,
       contactListOf: row.audienceKind === 'contact_list' ? row.id : null,
       explicitOf: explicit ? row.id : null,
+      numbers,
     });
   }
   const rows = await rowsOf<{
@@ -219,6 +235,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
     category: (template?.category ?? '').toUpperCase(),
     cap: await frequencyCapOf(db, userId),
     whatsappAccountId: row.whatsappAccountId,
+    numbers,
     startAt,
   });
 }
@@ -237,6 +254,7 @@ async function finish(
     category: string;
     cap: { maxMessages: number; days: number } | null;
     whatsappAccountId: number;
+    numbers?: number[];
     startAt: Date | null;
   },
 ): Promise<Preflight> {
@@ -259,9 +277,11 @@ async function finish(
 
   const countries = [...p.byCountry].map(([country, count]) => ({ country, count }));
   const now = p.startAt ?? new Date();
+  // Several numbers: each paced at its own rate, so the campaign can reach their sum.
+  const ratePerSecond = (p.numbers?.length ?? 0) > 1 ? await numbersRate(db, userId, p.numbers!) : account.ratePerSecond;
   const eta = estimateFinish({
     now,
-    ratePerSecond: account.ratePerSecond,
+    ratePerSecond,
     recipientsByZone: p.byZone,
     hours: p.hours,
   });
@@ -274,7 +294,7 @@ async function finish(
     template_problem: p.templateProblem,
     budget: { daily_limit: account.dailyLimit, used, left, waves },
     eta: {
-      rate_per_second: account.ratePerSecond,
+      rate_per_second: ratePerSecond,
       finish_at: new Date(eta.finishAt.getTime() + waveWait * 1000).toISOString(),
       sending_seconds: Math.round(eta.sendingSeconds),
       waiting_seconds: Math.round(eta.waitingSeconds + waveWait),
