@@ -26,7 +26,8 @@ export function SenderNumbersField({
 }) {
   const primary = accounts.find((a) => a.id === primaryId);
   const template = useAccountTemplates(primaryId).data?.find((t) => t.id === templateId);
-  const candidates = primary ? accounts.filter((a) => a.id !== primaryId && portfolioOf(a) === portfolioOf(primary)) : [];
+  const portfolio = primary ? portfolioOf(primary) : null;
+  const candidates = portfolio ? accounts.filter((a) => a.id !== primaryId && portfolioOf(a) === portfolio) : [];
   const copies = useQueries({ queries: candidates.map((a) => accountTemplatesQueryOptions(a.id)) });
   if (!primary || !template || !candidates.length) return null;
   const rate = (a: WhatsAppAccount) => a.effective_rate_per_second ?? a.rate_per_second;
