@@ -105,7 +105,7 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
   }
 }
 
-/** One campaign across several numbers of one portfolio (issue 26), each paced at its own rate. */
+/** One campaign across several numbers of one portfolio, each paced at its own rate. */
 async function multi(numbers: number, ratePerNumber: number, target: number) {
   const stack = await startStack('postgres');
   try {

@@ -68,7 +68,7 @@ const deferredWindowHoursSchema = z.coerce
   .min(24, 'La ventana de reintentos debe ser de 24 a 168 horas')
   .max(168, 'La ventana de reintentos debe ser de 24 a 168 horas');
 
-/** The numbers of a campaign that sends from several (issue 26), at most MAX_CAMPAIGN_NUMBERS. */
+/** The numbers of a campaign that sends from several, at most MAX_CAMPAIGN_NUMBERS. */
 export const MAX_CAMPAIGN_NUMBERS = 20;
 export const campaignNumbersSchema = z
   .array(z.coerce.number({ error: 'Número de WhatsApp inválido' }).int().positive('Número de WhatsApp inválido').max(MAX_ID, 'Número de WhatsApp inválido'), {
@@ -87,7 +87,7 @@ export const createCampaignSchema = z.strictObject({
   kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida').max(MAX_ID, 'La cuenta Kommo es requerida'),
   whatsapp_account_id: z.coerce.number({ error: 'La cuenta de WhatsApp es requerida' }).int().positive('La cuenta de WhatsApp es requerida').max(MAX_ID, 'La cuenta de WhatsApp es requerida'),
   /**
-   * Several numbers of one business portfolio (issue 26): every number the campaign sends from,
+   * Several numbers of one business portfolio: every number the campaign sends from,
    * `whatsapp_account_id` (the template's number) among them. Left out or one: that one number.
    */
   whatsapp_account_ids: campaignNumbersSchema.optional(),
@@ -264,7 +264,7 @@ export const campaignSchema = z.object({
   template_language: z.string().nullable(),
   kommo_account_id: z.number().nullable(),
   whatsapp_account_id: z.number().nullable(),
-  /** Every number the campaign sends from (issue 26); one-number campaigns: just whatsapp_account_id. */
+  /** Every number the campaign sends from; one-number campaigns: just whatsapp_account_id. */
   whatsapp_account_ids: z.array(z.number()).optional(),
   /** Detail view of a several-number campaign: each number's progress (absent otherwise). */
   numbers: z.array(campaignNumberProgressSchema).optional(),
@@ -379,7 +379,7 @@ export const campaignMessageSchema = z.object({
   error_message: z.string().nullable(),
   wamid: z.string().nullable(),
   attempts: z.number(),
-  /** The number it is sent from (issue 26): the campaign's own number unless it uses several. */
+  /** The number it is sent from: the campaign's own number unless it uses several. */
   whatsapp_account_id: z.number().nullable().optional(),
   sent_at: z.string().nullable(),
   delivered_at: z.string().nullable(),

@@ -99,7 +99,7 @@ export const v1CreateCampaignSchema = z
     name: z.string({ error: 'El nombre es requerido' }).trim().min(1, 'El nombre es requerido').max(255, 'El nombre admite hasta 255 caracteres'),
     description: z.string().trim().max(2000, 'La descripción admite hasta 2000 caracteres').optional(),
     whatsapp_account_id: rowId,
-    /** Several numbers of one portfolio (issue 26), whatsapp_account_id (the template's) among them. */
+    /** Several numbers of one portfolio, whatsapp_account_id (the template's) among them. */
     whatsapp_account_ids: z.array(rowId).min(1, 'Elige al menos un número de WhatsApp').max(20, 'Hasta 20 números por campaña').optional(),
     template_id: rowId,
     /** A Kommo account and a filter, as the console's campaign form… */

@@ -7,7 +7,7 @@ import { insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtur
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /**
- * Several numbers in one campaign (issue 26): three numbers of one WABA (so one portfolio),
+ * Several numbers in one campaign: three numbers of one WABA (so one portfolio),
  * each with its approved copy of `promo`; 60 contacts on the first number's Kommo account.
  */
 const WABA = '2701';

@@ -5,7 +5,7 @@ import { CampaignDetailPage } from '../src/features/campaigns/components/campaig
 import { NewCampaignPage } from '../src/features/campaigns/components/new-campaign-page';
 import { campaign, renderAt, stubApi, type ApiStub, type Routes } from './utils';
 
-/** Several numbers in one campaign (issue 26): «Enviar también desde» and «Números de la campaña». */
+/** Several numbers in one campaign: «Enviar también desde» and «Números de la campaña». */
 const template = (id: number, accountId: number, status = 'approved') => ({
   id,
   whatsapp_account_id: accountId,

@@ -1,4 +1,4 @@
--- Issue 26, several numbers in one campaign. A campaign may send from several numbers of one
+-- Several numbers in one campaign. A campaign may send from several numbers of one
 -- business portfolio (services/campaigns/campaign-numbers.ts); each person keeps one number.
 --
 -- The numbers of a campaign that uses more than one. No row: the campaign's one number

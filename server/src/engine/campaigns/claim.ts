@@ -101,7 +101,7 @@ export async function claimUnlimited(db: Db, campaignId: number, owner: string, 
   return rows.filter((r) => r.id !== null).map((r) => claimedOf(r, campaignId));
 }
 
-/** Several numbers (issue 26): a number claims only the rows assigned to it (campaign_recipients_lane_idx). */
+/** Several numbers: a number claims only the rows assigned to it (campaign_recipients_lane_idx). */
 const laneOnly = (lane: number | null | undefined) => (lane ? sql`and r.whatsapp_account_id = ${lane}` : sql``);
 
 /** The next due pending rows of the campaign within its sending hours, locked (`extra`: one more condition). */

@@ -29,7 +29,7 @@ export class SenderLeases {
             select c.whatsapp_account_id as id from campaigns c where c.status = 'sending' and c.whatsapp_account_id is not null
               and not exists (select 1 from campaign_numbers m where m.campaign_id = c.id)
             union
-            -- The numbers of several-number campaigns (issue 26) that can send for them now.
+            -- The numbers of several-number campaigns that can send for them now.
             select n.whatsapp_account_id from campaign_numbers n
             join campaigns c on c.id = n.campaign_id join whatsapp_accounts a on a.id = n.whatsapp_account_id
             where c.status = 'sending' and (${laneBlockedSql('a', 'c')}) is null

@@ -22,7 +22,7 @@ export interface ActiveCampaign {
   authentication?: boolean;
   mappings: MappingLike[];
   /**
-   * Several numbers (issue 26): this number's lane, the number whose own recipients it claims;
+   * Several numbers: this number's lane, the number whose own recipients it claims;
    * null for a one-number campaign (all its rows).
    */
   lane?: number | null;

@@ -60,7 +60,7 @@ export interface SenderStore {
     active: Map<number, ActiveCampaign>;
     refused: Array<{ campaignId: number; reason: string }>;
   }>;
-  /** Commits up to `limit` due recipients as `sending` for this process (`lane`: only this number's, issue 26). */
+  /** Commits up to `limit` due recipients as `sending` for this process (`lane`: only this number's). */
   claim(campaignId: number, limit: number, lane?: number | null): Promise<ClaimedRecipient[]>;
   /** Milliseconds until the campaign's next recipient (of the lane) is due; null when none is pending. */
   nextDueAt(campaignId: number, lane?: number | null): Promise<number | null>;

@@ -73,7 +73,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       error_message: r.error_message,
       wamid: r.wamid,
       attempts: Number(r.attempts),
-      // Its number (issue 26): its own in a several-number campaign, else the campaign's.
+      // Its number: its own in a several-number campaign, else the campaign's.
       whatsapp_account_id: r.whatsapp_account_id === null ? campaign.whatsappAccountId : Number(r.whatsapp_account_id),
       sent_at: r.sent_at,
       delivered_at: r.delivered_at,

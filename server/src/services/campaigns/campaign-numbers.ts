@@ -6,7 +6,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors';
 import { portfolioKeyOf } from '../whatsapp-accounts/messaging-limit';
 
 /**
- * Several numbers in one campaign (issue 26). A campaign may send from several numbers of one
+ * Several numbers in one campaign. A campaign may send from several numbers of one
  * business portfolio, each holding an approved copy of the template (same name and language);
  * they are kept in `campaign_numbers` (0049). No row: the campaign's one number, as always.
  * Each recipient is given its number when the audience is frozen (sender-assignment.ts) and

@@ -36,7 +36,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   const numbers = (await numbersOfCampaigns(db, userId, [row.id])).get(row.id);
   const campaign = withNumbers(toCampaign(row), numbers);
   const id = row.id;
-  // Several numbers (issue 26): each number's progress, and who waits on a number that takes no sends.
+  // Several numbers: each number's progress, and who waits on a number that takes no sends.
   if (numbers) campaign.numbers = await numberProgress(db, userId, id);
   const [held] = await rowsOf<{ n: number }>(
     db,

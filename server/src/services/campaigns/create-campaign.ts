@@ -26,7 +26,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   await assertOwnKommoAccount(db, userId, data.kommo_account_id);
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
-  // Several numbers (issue 26): same portfolio, each with the template approved.
+  // Several numbers: same portfolio, each with the template approved.
   const numbers = await resolveCampaignNumbers(db, userId, data.whatsapp_account_id, data.whatsapp_account_ids, template);
   const scheduledAt = parseSchedule(data.scheduled_at);
   // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same

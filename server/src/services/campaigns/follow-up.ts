@@ -128,7 +128,7 @@ export async function createFollowUp(ctx: AppContext, userId: number, sourceId: 
   const templateId = data.template_id ?? source.templateId;
   if (!templateId) throw badRequest('La plantilla es requerida');
   const { template } = await assertTemplateUsable(db, userId, templateId, source.whatsappAccountId);
-  // The source's numbers carry over (issue 26): each person stays on the number it was sent from.
+  // The source's numbers carry over: each person stays on the number it was sent from.
   const sourceNumbers = (await numbersOfCampaigns(db, userId, [source.id])).get(source.id);
   const numbers = await resolveCampaignNumbers(db, userId, source.whatsappAccountId, sourceNumbers, template);
   const label = groupLabel(q);

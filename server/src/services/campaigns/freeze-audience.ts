@@ -57,7 +57,7 @@ export async function freezeAudience(
   // start's transaction and restored right after (with JIT, see withHashJoins).
   // A million recipients sort and hash in memory rather than in temporary files.
   await db.execute(sql`set local work_mem = '128MB'`);
-  // Several numbers (issue 26): each person's number, chosen in this same insert.
+  // Several numbers: each person's number, chosen in this same insert.
   const lanes = await senderLanesOf(db, campaign.id, campaign.userId);
   const [row] = await withHashJoins(db, () =>
     rowsOf<{ total: number; pending: number; skipped: number }>(

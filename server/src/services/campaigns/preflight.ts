@@ -39,7 +39,7 @@ export interface PreflightInput {
   contactListOf?: number | null;
   /** A campaign with explicit recipients (0039): its staged recipients are the matched set. */
   explicitOf?: number | null;
-  /** Several numbers (issue 26): every number it sends from; each is checked, their rates add up. */
+  /** Several numbers: every number it sends from; each is checked, their rates add up. */
   numbers?: number[];
 }
 

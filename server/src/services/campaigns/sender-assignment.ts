@@ -3,7 +3,7 @@ import { rowsOf, type Queryable } from '../../db/sql';
 import { laneBlockedSql } from './campaign-numbers';
 
 /**
- * Which number each person of a several-number campaign is sent from (issue 26), decided in
+ * Which number each person of a several-number campaign is sent from, decided in
  * the freeze's one insert (freeze-audience.ts), never per person in Node:
  *
  * 1. sticky: the campaign's number the person last wrote to (inbound_messages) or was last

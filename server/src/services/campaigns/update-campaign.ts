@@ -89,7 +89,7 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
       templateLanguage: template.language,
     });
   }
-  // Several numbers (issue 26): checked against the (new) template's number, saved with the edit.
+  // Several numbers: checked against the (new) template's number, saved with the edit.
   await updateCampaignNumbers(db, userId, row, changes, data.whatsapp_account_ids, whatsappChanged || templateChanged);
 
   if (data.scheduled_at !== undefined) {

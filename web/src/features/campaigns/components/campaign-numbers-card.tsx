@@ -4,7 +4,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { formatNumber } from '@/lib/format';
 
 /**
- * «Números de la campaña» (issue 26): a campaign that sends from several numbers shows each
+ * «Números de la campaña»: a campaign that sends from several numbers shows each
  * number's progress. A number that takes no sends (red quality, switched off, template copy not
  * approved) says why, and how many of its people wait for it: they keep their number.
  */

@@ -169,7 +169,7 @@ function recipientError(m: CampaignMessage) {
 /** Meta's pricing category of the message, in Spanish (unknown ones as Meta names them). */
 const pricingLabel = (category: string) => PRICING_CATEGORY_LABELS[category] ?? category;
 
-/** A several-number campaign's numbers by id (issue 26): each recipient says the number it is sent from. */
+/** A several-number campaign's numbers by id: each recipient says the number it is sent from. */
 function numberNamesOf(campaign: Campaign): Map<number, string> | null {
   if (!campaign.numbers?.length) return null;
   return new Map(campaign.numbers.map((n) => [n.whatsapp_account_id, n.phone ? `${n.name} (${n.phone})` : n.name]));

@@ -123,7 +123,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
-  // «Enviar también desde»: more numbers of the portfolio (issue 26); cleared with the number or template.
+  // «Enviar también desde»: more numbers of the portfolio; cleared with the number or template.
   const [moreNumbers, setMoreNumbers] = useState<number[]>(
     campaign?.whatsapp_account_ids?.filter((id) => id !== campaign.whatsapp_account_id) ?? [],
   );

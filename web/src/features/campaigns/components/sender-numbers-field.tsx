@@ -5,7 +5,7 @@ import { accountTemplatesQueryOptions, useAccountTemplates } from '@/api/templat
 const portfolioOf = (a: WhatsAppAccount) => a.business_portfolio_id ?? a.business_account_id;
 
 /**
- * «Enviar también desde» (issue 26): more numbers of the chosen number's portfolio for the same
+ * «Enviar también desde»: more numbers of the chosen number's portfolio for the same
  * campaign. Each person keeps one number (the one they wrote to or were last sent from, else one
  * chosen by each number's rate); the campaign reaches the numbers' rates added up. Only numbers of
  * the same portfolio are offered, and only those holding the template approved can be ticked.
