@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every bench/*.bench.ts in its own process, one after another, so
- * each measures on a quiet machine. Pass names to run a subset: `npm run bench -- contacts`.
+ * each measures on a quiet machine. Pass names to run a subset: `npm run bench -- contacts`; flags
+ * after the names go to each bench run (`npm run bench -- campaigns --only multi`).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -8,7 +9,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+// Names first, then flags for the benches themselves: `npm run bench -- campaigns --only multi`.
+const args = process.argv.slice(2);
+const firstFlag = args.findIndex((a) => a.startsWith('--'));
+const wanted = firstFlag < 0 ? args : args.slice(0, firstFlag);
+const flags = firstFlag < 0 ? [] : args.slice(firstFlag);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
@@ -18,7 +23,7 @@ let failures = 0;
 for (const file of files) {
   console.log(`\n### ${file}\n`);
   const started = Date.now();
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], { stdio: 'inherit', cwd: join(here, '..') });
+  const res = spawnSync(process.execPath, ['--import', 'tsx', join(here, file), ...flags], { stdio: 'inherit', cwd: join(here, '..') });
   console.log(`\n(${file}: ${((Date.now() - started) / 1000).toFixed(1)} s, exit ${res.status})`);
   if (res.status !== 0) failures++;
 }
