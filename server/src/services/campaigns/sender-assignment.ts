@@ -7,7 +7,8 @@ import { laneBlockedSql } from './campaign-numbers';
  * the freeze's one insert (freeze-audience.ts), never per person in Node:
  *
  * 1. sticky: the campaign's number the person last wrote to (inbound_messages) or was last
- *    sent from (earlier campaigns' recipients, follow-ups included), whatever its health now:
+ *    sent from (earlier campaigns' recipients a request was made for, even one whose outcome is
+ *    unknown; follow-ups included), whatever its health now:
  *    a person never changes number, and waits when that number takes no sends;
  * 2. else a deterministic weighted hash of the phone key over the campaign's healthy numbers
  *    (active, not RED, template copy approved), each weighted by its rate (messages per second),
@@ -48,9 +49,10 @@ export async function senderLanesOf(db: Queryable, campaignId: number, userId: n
           from inbound_messages i
           where i.user_id = ${userId}::int and i.from_phone_key is not null and i.whatsapp_account_id in (select id from lane_nums)
           union all
-          select r.phone_key, coalesce(r.whatsapp_account_id, c.whatsapp_account_id), coalesce(r.sent_at, r.failed_at)
+          -- Every earlier recipient a request was made for (sent, failed, or unknown: it may have arrived).
+          select r.phone_key, coalesce(r.whatsapp_account_id, c.whatsapp_account_id), coalesce(r.sent_at, r.failed_at, r.claimed_at, r.next_attempt_at)
           from campaign_recipients r join campaigns c on c.id = r.campaign_id
-          where r.user_id = ${userId}::int and r.campaign_id <> ${campaignId} and coalesce(r.sent_at, r.failed_at) is not null
+          where r.user_id = ${userId}::int and r.campaign_id <> ${campaignId} and r.attempts > 0
             and coalesce(r.whatsapp_account_id, c.whatsapp_account_id) in (select id from lane_nums)
         ) h
         where h.phone_key in (select phone_key from classified where reason is null)
