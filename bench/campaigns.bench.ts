@@ -6,9 +6,12 @@
  *   - several numbers at once: aggregate msg/s on PostgreSQL (target ≥ 3,900) and on the
  *     embedded PGlite (target ≥ 900, with every rule on);
  *   - pause latency: requests the simulator receives after pause returns (in-process pause
- *     and a pause written by another process).
+ *     and a pause written by another process);
+ *   - multi (only when asked): ONE campaign across 4 numbers of one portfolio at 1,000 msg/s
+ *     each, the simulator enforcing each number's throughput: aggregate msg/s (target ≥ 3,900),
+ *     130429 refusals (0) and people sent more than once or from two numbers (0).
  *
- *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,pause] [--seconds 12] [--pglite-rate 250]
+ *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,pause,multi] [--seconds 12] [--pglite-rate 250]
  * (the audience freeze has its own bench: freeze.bench.ts)
  *
  * PostgreSQL databases are created for the run and dropped after it.
@@ -18,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
 import { pauseCampaign } from '../server/src/services/campaigns/pause-campaign';
 import { rowsOf } from '../server/src/db/sql';
-import { addNumber, launch, rateOf, startStack, waitCompleted } from './lib/campaign-stack';
+import { addNumber, addPortfolioNumbers, launch, rateOf, startStack, startTimed, waitCompleted } from './lib/campaign-stack';
 import { fmt, printTable } from './lib/stats';
 
 const { values: args } = parseArgs({
@@ -99,6 +102,46 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
   }
 }
 
+/** One campaign across several numbers of one portfolio, each paced at its own rate. */
+async function multi(numbers: number, ratePerNumber: number, target: number) {
+  const stack = await startStack('postgres');
+  try {
+    const people = Math.round(numbers * ratePerNumber * SECONDS);
+    const { world, accountIds, phoneNumberIds } = await addPortfolioNumbers(stack, numbers, ratePerNumber, people);
+    const { started, seconds } = await startTimed(stack, world, 'Varios números', accountIds);
+    const t0 = Date.now();
+    const [done] = await waitCompleted(stack, [started.id]);
+    const completedIn = (Date.now() - t0) / 1000;
+    const perNumber = await Promise.all(phoneNumberIds.map((id) => stack.sim.timestamps(id)));
+    const all = perNumber.flat().sort((a, b) => a - b);
+    const throughput = rateOf(all);
+    report(
+      `one campaign × ${numbers} numbers × ${ratePerNumber} msg/s (${fmt(all.length)} msgs, PostgreSQL)`,
+      `${fmt(throughput)} msg/s aggregate`,
+      `≥ ${fmt(target)}`,
+      throughput >= target,
+    );
+    report(`  per number`, perNumber.map((t) => `${fmt(t.length)} at ${fmt(rateOf(t))}/s`).join(', '), '', null);
+    report(`  start, freeze and assignment included`, `${fmt(seconds * 1000)} ms`, '', null);
+    report(`  start to completed`, `${fmt(completedIn, 1)} s (${fmt(all.length / completedIn)} msg/s)`, '', null);
+    const stats = await stack.sim.control<{ numbers: Array<{ phoneNumberId: string; throughputErrors: number }> }>('GET', '/stats');
+    const refused = stats.numbers.filter((n) => phoneNumberIds.includes(n.phoneNumberId)).reduce((a, n) => a + n.throughputErrors, 0);
+    report(`  130429 (over a number's throughput)`, fmt(refused), '0', refused === 0);
+    // Every person got exactly one message: nobody was sent twice, so nobody from two numbers.
+    const counts = Object.values(await stack.sim.counts());
+    const twice = counts.filter((n) => n > 1).length;
+    report(`  people sent more than once (from any number)`, fmt(twice), '0', twice === 0 && counts.length === people && done.messages_sent === people);
+    const [{ n: mixed }] = await rowsOf<{ n: number }>(
+      stack.database.db,
+      sql`select count(*)::int as n from (select phone_key from campaign_recipients where campaign_id = ${started.id}
+          group by phone_key having count(distinct whatsapp_account_id) > 1) x`,
+    );
+    report(`  people with two numbers`, fmt(Number(mixed)), '0', Number(mixed) === 0);
+  } finally {
+    await stack.close();
+  }
+}
+
 async function pauseLatency() {
   const stack = await startStack('postgres');
   try {
@@ -139,6 +182,7 @@ if (ONLY.has('rate')) {
 if (ONLY.has('aggregate')) await aggregate('postgres', 4, 1000, 3900);
 if (ONLY.has('pglite')) await aggregate('pglite', 4, Number(args['pglite-rate']), 900);
 if (ONLY.has('pause')) await pauseLatency();
+if (ONLY.has('multi')) await multi(4, 1000, 3900);
 
 printTable(rows, ['measure', 'result', 'target', '']);
 console.log(`\n(${fmt((Date.now() - started) / 1000, 0)} s)`);

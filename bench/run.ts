@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every bench/*.bench.ts in its own process, one after another, so
- * each measures on a quiet machine. Pass names to run a subset: `npm run bench -- contacts`.
+ * each measures on a quiet machine. Pass names to run a subset: `npm run bench -- contacts`; flags
+ * after the names go to each bench run (`npm run bench -- campaigns --only multi`).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';

@@ -13,7 +13,7 @@ import { startCampaignEngine, type CampaignEngine } from '../../server/src/engin
 import { getCampaign } from '../../server/src/services/campaigns/campaign-queries';
 import { createCampaign } from '../../server/src/services/campaigns/create-campaign';
 import { startCampaign } from '../../server/src/services/campaigns/start-campaign';
-import { seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../../server/test/helpers/campaign-fixtures';
+import { insertTemplate, insertWhatsAppAccount, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../../server/test/helpers/whatsapp-sim-process';
 import { openBenchDatabase } from './database';
 
@@ -91,12 +91,46 @@ export async function addNumber(stack: Stack, rate: number, contacts: number): P
   return { world, phoneNumberId };
 }
 
+/**
+ * `count` numbers of ONE WhatsApp Business Account (so one portfolio), each at `rate` msg/s and
+ * with the simulator enforcing exactly that throughput (130429 above it), each holding the
+ * approved `promo`; the audience (`contacts`) on the first number's Kommo account.
+ */
+export async function addPortfolioNumbers(
+  stack: Stack,
+  count: number,
+  rate: number,
+  contacts: number,
+): Promise<{ world: CampaignWorld; accountIds: number[]; phoneNumberIds: string[] }> {
+  const wabaId = String(800_000 + ++numberSeq);
+  const phoneNumberIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const phoneNumberId = String(900_000 + ++numberSeq);
+    phoneNumberIds.push(phoneNumberId);
+    await stack.sim.control('POST', '/numbers', { phoneNumberId, wabaId, token: `tok-${wabaId}`, displayPhoneNumber: `54911000000${i}`, throughput: rate });
+  }
+  await stack.sim.control('POST', '/templates', simPromoTemplate(wabaId));
+  const world = await seedCampaignWorld(stack.database.db, stack.ctx.secrets, stack.userId, {
+    number: { phoneNumberId: phoneNumberIds[0], wabaId, token: `tok-${wabaId}`, ratePerSecond: rate },
+    contacts,
+    subdomain: `bench${numberSeq}`,
+  });
+  const accountIds = [world.whatsappAccountId];
+  for (const phoneNumberId of phoneNumberIds.slice(1)) {
+    const id = await insertWhatsAppAccount(stack.database.db, stack.ctx.secrets, stack.userId, { phoneNumberId, wabaId, token: `tok-${wabaId}`, ratePerSecond: rate });
+    await insertTemplate(stack.database.db, stack.userId, id);
+    accountIds.push(id);
+  }
+  return { world, accountIds, phoneNumberIds };
+}
+
 /** Creates a campaign of the world's number and starts it (its audience frozen), timing the start alone. */
-export async function startTimed(stack: Stack, world: CampaignWorld, name = `Bench ${world.whatsappAccountId}`) {
+export async function startTimed(stack: Stack, world: CampaignWorld, name = `Bench ${world.whatsappAccountId}`, numbers?: number[]) {
   const c = await createCampaign(stack.ctx, stack.userId, {
     name,
     kommo_account_id: world.kommoAccountId,
     whatsapp_account_id: world.whatsappAccountId,
+    whatsapp_account_ids: numbers,
     template_id: world.templateId,
   });
   const t = performance.now();

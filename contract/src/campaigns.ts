@@ -70,6 +70,16 @@ const deferredWindowHoursSchema = z.coerce
   .min(24, 'La ventana de reintentos debe ser de 24 a 168 horas')
   .max(168, 'La ventana de reintentos debe ser de 24 a 168 horas');
 
+/** The numbers of a campaign that sends from several, at most MAX_CAMPAIGN_NUMBERS. */
+export const MAX_CAMPAIGN_NUMBERS = 20;
+export const campaignNumbersSchema = z
+  .array(z.coerce.number({ error: 'Número de WhatsApp inválido' }).int().positive('Número de WhatsApp inválido').max(MAX_ID, 'Número de WhatsApp inválido'), {
+    error: 'whatsapp_account_ids debe ser una lista',
+  })
+  .min(1, 'Elige al menos un número de WhatsApp')
+  .max(MAX_CAMPAIGN_NUMBERS, `Hasta ${MAX_CAMPAIGN_NUMBERS} números por campaña`)
+  .refine((ids) => new Set(ids).size === ids.length, 'Un número aparece dos veces');
+
 /** Spec §3 creation payload. scheduled_at omitted (or null/empty) = draft. */
 export const createCampaignSchema = z.strictObject({
   /** 'campaign' (default): an ordinary campaign; automatic ones have their own schema (automations.ts). */
@@ -78,6 +88,11 @@ export const createCampaignSchema = z.strictObject({
   description: text(2000).optional().default(''),
   kommo_account_id: z.coerce.number({ error: 'La cuenta Kommo es requerida' }).int().positive('La cuenta Kommo es requerida').max(MAX_ID, 'La cuenta Kommo es requerida'),
   whatsapp_account_id: z.coerce.number({ error: 'La cuenta de WhatsApp es requerida' }).int().positive('La cuenta de WhatsApp es requerida').max(MAX_ID, 'La cuenta de WhatsApp es requerida'),
+  /**
+   * Several numbers of one business portfolio: every number the campaign sends from,
+   * `whatsapp_account_id` (the template's number) among them. Left out or one: that one number.
+   */
+  whatsapp_account_ids: campaignNumbersSchema.optional(),
   template_id: z.coerce.number({ error: 'La plantilla es requerida' }).int().positive('La plantilla es requerida').max(MAX_ID, 'La plantilla es requerida'),
   message_type: z.literal('template').optional().default('template'),
   scheduled_at: z
@@ -106,6 +121,7 @@ export const updateCampaignSchema = z.strictObject({
   description: text(2000).optional(),
   kommo_account_id: createCampaignSchema.shape.kommo_account_id.optional(),
   whatsapp_account_id: createCampaignSchema.shape.whatsapp_account_id.optional(),
+  whatsapp_account_ids: campaignNumbersSchema.optional(),
   template_id: createCampaignSchema.shape.template_id.optional(),
   scheduled_at: createCampaignSchema.shape.scheduled_at,
   filters: contactFilterSchema.optional(),
@@ -225,6 +241,25 @@ export const campaignApprovalSchema = z.object({
 });
 export type CampaignApproval = z.infer<typeof campaignApprovalSchema>;
 
+/**
+ * One number of a several-number campaign on its screen: who it sends to and how far it got.
+ * `waiting`: its people still to send while the number takes no sends (red quality, switched
+ * off, template copy not approved); they keep their number and wait (`blocked_reason` says why).
+ */
+export const campaignNumberProgressSchema = z.object({
+  whatsapp_account_id: z.number(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  rate_per_second: z.number(),
+  assigned: z.number(),
+  pending: z.number(),
+  sent: z.number(),
+  failed: z.number(),
+  waiting: z.number(),
+  blocked_reason: z.string().nullable(),
+});
+export type CampaignNumberProgress = z.infer<typeof campaignNumberProgressSchema>;
+
 export const campaignSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -237,6 +272,10 @@ export const campaignSchema = z.object({
   template_language: z.string().nullable(),
   kommo_account_id: z.number().nullable(),
   whatsapp_account_id: z.number().nullable(),
+  /** Every number the campaign sends from; one-number campaigns: just whatsapp_account_id. */
+  whatsapp_account_ids: z.array(z.number()).optional(),
+  /** Detail view of a several-number campaign: each number's progress (absent otherwise). */
+  numbers: z.array(campaignNumberProgressSchema).optional(),
   filters: contactFilterSchema,
   total_recipients: z.number(),
   messages_sent: z.number(),
@@ -352,6 +391,8 @@ export const campaignMessageSchema = z.object({
   error_message: z.string().nullable(),
   wamid: z.string().nullable(),
   attempts: z.number(),
+  /** The number it is sent from: the campaign's own number unless it uses several. */
+  whatsapp_account_id: z.number().nullable().optional(),
   sent_at: z.string().nullable(),
   delivered_at: z.string().nullable(),
   read_at: z.string().nullable(),

@@ -101,6 +101,8 @@ export const v1CreateCampaignSchema = z
     name: z.string({ error: 'El nombre es requerido' }).trim().min(1, 'El nombre es requerido').max(255, 'El nombre admite hasta 255 caracteres'),
     description: z.string().trim().max(2000, 'La descripción admite hasta 2000 caracteres').optional(),
     whatsapp_account_id: rowId,
+    /** Several numbers of one portfolio, whatsapp_account_id (the template's) among them. */
+    whatsapp_account_ids: z.array(rowId).min(1, 'Elige al menos un número de WhatsApp').max(20, 'Hasta 20 números por campaña').optional(),
     template_id: rowId,
     /** A Kommo account and a filter, as the console's campaign form… */
     kommo_account_id: rowId.optional(),
@@ -148,6 +150,8 @@ export const v1CampaignSchema = z
     status: z.enum(CAMPAIGN_STATUSES),
     audience: z.enum(['filter', 'contact_list', 'explicit']),
     whatsapp_account_id: rowId.nullable(),
+    /** Every number it sends from (one-number campaigns: just whatsapp_account_id). */
+    whatsapp_account_ids: z.array(rowId).max(20),
     template_id: rowId.nullable(),
     template_name: text(512).nullable(),
     template_language: text(20).nullable(),
@@ -186,6 +190,8 @@ export const v1RecipientSchema = z.object({
   error_code: z.int().min(0).max(MAX_INT).nullable(),
   error_message: text(2000).nullable(),
   wamid: text(200).nullable(),
+  /** The number it is (or will be) sent from. */
+  whatsapp_account_id: rowId.nullable(),
   sent_at: when.nullable(),
   delivered_at: when.nullable(),
   read_at: when.nullable(),

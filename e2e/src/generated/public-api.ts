@@ -199,6 +199,7 @@ export interface components {
             /** @enum {string} */
             audience: "filter" | "contact_list" | "explicit";
             whatsapp_account_id: number | null;
+            whatsapp_account_ids: number[];
             template_id: number | null;
             template_name: string | null;
             template_language: string | null;
@@ -264,6 +265,7 @@ export interface components {
             /** @enum {string} */
             audience: "filter" | "contact_list" | "explicit";
             whatsapp_account_id: number | null;
+            whatsapp_account_ids: number[];
             template_id: number | null;
             template_name: string | null;
             template_language: string | null;
@@ -497,6 +499,7 @@ export interface operations {
                     description?: string;
                     /** Format: int32 */
                     whatsapp_account_id: number;
+                    whatsapp_account_ids?: number[];
                     /** Format: int32 */
                     template_id: number;
                     /** Format: int32 */
@@ -902,6 +905,7 @@ export interface operations {
                             error_code: number | null;
                             error_message: string | null;
                             wamid: string | null;
+                            whatsapp_account_id: number | null;
                             sent_at: string | null;
                             delivered_at: string | null;
                             read_at: string | null;

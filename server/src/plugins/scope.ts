@@ -34,8 +34,12 @@ function idsIn(source: unknown, fields: Record<string, ScopedKind> | undefined):
   if (!fields || !source || typeof source !== 'object') return [];
   const out: Array<[ScopedKind, number]> = [];
   for (const [field, kind] of Object.entries(fields)) {
-    const value = Number((source as Record<string, unknown>)[field]);
-    if (Number.isInteger(value) && value > 0) out.push([kind, value]);
+    const raw = (source as Record<string, unknown>)[field];
+    // A list of ids (a campaign's several numbers) names each of them.
+    for (const item of Array.isArray(raw) ? raw : [raw]) {
+      const value = Number(item);
+      if (Number.isInteger(value) && value > 0) out.push([kind, value]);
+    }
   }
   return out;
 }

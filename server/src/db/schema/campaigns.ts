@@ -130,12 +130,27 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   buttonTapped: text('button_tapped'),
   /** 0039: an explicit recipient's own template parameters (mapping keys → values); null otherwise. */
   params: jsonb('params').$type<Record<string, string>>(),
+  /** 0049: the number it is sent from in a several-number campaign; null = the campaign's one number. */
+  whatsappAccountId: integer('whatsapp_account_id'),
   /** 0043: an automatic campaign's lead, and its fields read at the due time (the `lead.*` variables). */
   leadId: bigint('lead_id', { mode: 'number' }),
   lead: jsonb('lead').$type<LeadFields>(),
   /** 0048: a split test's arm (0 = A); null outside one, and for the rest until the decision. */
   variant: smallint('variant'),
 });
+
+/** 0049: the numbers of a campaign that sends from several (no row: the campaign's one number). */
+export const campaignNumbers = pgTable(
+  'campaign_numbers',
+  {
+    campaignId: integer('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+    whatsappAccountId: integer('whatsapp_account_id')
+      .notNull()
+      .references(() => whatsappAccounts.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.whatsappAccountId] })],
+);
 
 /** 0021: inbound messages, kept once per number and wamid, attributed to a campaign recipient when they answer one. */
 export const inboundMessages = pgTable('inbound_messages', {

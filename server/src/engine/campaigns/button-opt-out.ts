@@ -17,7 +17,9 @@ export async function optOutButtonTenant(db: Db, payloads: ButtonPayload, m: Inb
     db,
     sql`select c.user_id from campaigns c
         join templates t on t.id = c.template_id and t.user_id = c.user_id
-        join whatsapp_accounts wa on wa.id = c.whatsapp_account_id and wa.user_id = c.user_id
+        -- The campaign's number, or any of its numbers when it sends from several.
+        join whatsapp_accounts wa on wa.user_id = c.user_id and (wa.id = c.whatsapp_account_id
+          or exists (select 1 from campaign_numbers n where n.campaign_id = c.id and n.whatsapp_account_id = wa.id))
         where c.id = ${target.campaignId}
           and wa.phone_number_id = ${m.phoneNumberId} and wa.business_account_id = ${m.wabaId}
           and t.opt_out_buttons @> ${jsonParam([target.index])}`,

@@ -49,10 +49,10 @@ interface RawClaim {
  * A claim that took rows also clears the campaign's wait for its sending hours, in the same
  * statement (sending-hours-claim.ts sets it when nothing due is inside its window).
  */
-export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach): Promise<ClaimedRecipient[]> {
+export async function claimRecipients(db: Db, campaignId: number, owner: string, limit: number, reach?: ClaimReach, lane?: number | null): Promise<ClaimedRecipient[]> {
   const rows = await preparedRows<RawClaim>(
     db,
-    sql`with ${candidatesSql(campaignId, limit)},
+    sql`with ${candidatesSql(campaignId, limit, laneOnly(lane))},
         picked as (${pickWithinBudget(reach)}),
         ${claimedSql(campaignId, owner)},
         -- Something was due within its sending hours: the campaign waits for no window.
@@ -74,14 +74,14 @@ export async function claimRecipients(db: Db, campaignId: number, owner: string,
  * claimWithinBudget's unlimited path does in three. Null when the limit turned out to be set:
  * nothing was claimed, and the caller takes the budgeted path (portfolio-budget.ts).
  */
-export async function claimUnlimited(db: Db, campaignId: number, owner: string, limit: number): Promise<ClaimedRecipient[] | null> {
+export async function claimUnlimited(db: Db, campaignId: number, owner: string, limit: number, lane?: number | null): Promise<ClaimedRecipient[] | null> {
   const rows = await preparedRows<RawClaim & { unlimited: boolean }>(
     db,
     sql`with b as (
           select c.user_id, ${portfolioKeyOf('a')} as portfolio_id, (a.daily_limit is null or a.daily_limit = ${UNLIMITED}) as unlimited
           from campaigns c join whatsapp_accounts a on a.id = c.whatsapp_account_id where c.id = ${campaignId}
         ),
-        ${candidatesSql(campaignId, limit, sql`and exists (select 1 from b where b.unlimited)`)},
+        ${candidatesSql(campaignId, limit, sql`and exists (select 1 from b where b.unlimited) ${laneOnly(lane)}`)},
         picked as (select id from candidates),
         ${claimedSql(campaignId, owner)},
         -- Something was due within its sending hours: no window to wait for; no limit: no place either.
@@ -104,6 +104,9 @@ export async function claimUnlimited(db: Db, campaignId: number, owner: string, 
   if (rows.length && !rows[0].unlimited) return null;
   return rows.filter((r) => r.id !== null).map((r) => claimedOf(r, campaignId));
 }
+
+/** Several numbers: a number claims only the rows assigned to it (campaign_recipients_lane_idx). */
+const laneOnly = (lane: number | null | undefined) => (lane ? sql`and r.whatsapp_account_id = ${lane}` : sql``);
 
 /** The next due pending rows of the campaign within its sending hours, locked (`extra`: one more condition). */
 const candidatesSql = (campaignId: number, limit: number, extra = sql``) => sql`candidates as (
@@ -147,12 +150,12 @@ function claimedOf(r: RawClaim, campaignId: number): ClaimedRecipient {
 }
 
 /** When the earliest pending row of the campaign is due (null: none left). */
-export async function nextDueAt(db: Db, campaignId: number): Promise<number | null> {
+export async function nextDueAt(db: Db, campaignId: number, lane?: number | null): Promise<number | null> {
   const [row] = await rowsOf<{ wait_ms: number | string | null }>(
     db,
     sql`select extract(epoch from (min(next_attempt_at) - now())) * 1000 as wait_ms
         from campaign_recipients r
-        where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at < 'infinity' and ${claimableArmSql(campaignId)}`,
+        where r.campaign_id = ${campaignId} and r.status = 'pending' and r.next_attempt_at < 'infinity' and ${claimableArmSql(campaignId)} ${laneOnly(lane)}`,
   );
   return row?.wait_ms === null || row?.wait_ms === undefined ? null : Number(row.wait_ms);
 }

@@ -222,8 +222,8 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       }
     },
     activeCampaigns: (previous) => activeCampaignsOf(ctx.db, accountId, previous, (c) => media.headerMediaId(c)),
-    claim: async (campaignId, limit) => {
-      const budgeted = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit);
+    claim: async (campaignId, limit, lane) => {
+      const budgeted = await claimWithinBudget(ctx.db, campaignId, ctx.instanceId, limit, lane);
       const { claimed } = budgeted;
       // A claim that took rows cleared the hours' wait itself; only an empty one looks for the next window.
       const waitMs = budgeted.waitMs ?? (claimed.length ? null : await hoursWaitAfterEmptyClaim(ctx.db, campaignId));
@@ -232,8 +232,8 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       return claimed;
     },
     // A campaign waiting for the portfolio's daily limit has nothing due until a place frees up.
-    nextDueAt: async (campaignId) => {
-      const due = await nextDueAt(ctx.db, campaignId);
+    nextDueAt: async (campaignId, lane) => {
+      const due = await nextDueAt(ctx.db, campaignId, lane);
       const resumeAt = limitWaits.get(campaignId);
       return due === null || resumeAt === undefined ? due : Math.max(due, resumeAt - Date.now());
     },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
+import { laneBlockedSql } from '../../services/campaigns/campaign-numbers';
 import { UNANSWERED_MS } from './pacer';
 
 /**
@@ -24,11 +25,17 @@ export class SenderLeases {
   async candidates(): Promise<number[]> {
     const rows = await rowsOf<{ id: number }>(
       this.db,
-      sql`select distinct c.whatsapp_account_id as id
-          from campaigns c
-          left join sender_leases l on l.whatsapp_account_id = c.whatsapp_account_id
-          where c.status = 'sending' and c.whatsapp_account_id is not null
-            and (l.whatsapp_account_id is null or l.expires_at <= now() or l.owner = ${this.owner})`,
+      sql`select distinct x.id from (
+            select c.whatsapp_account_id as id from campaigns c where c.status = 'sending' and c.whatsapp_account_id is not null
+              and not exists (select 1 from campaign_numbers m where m.campaign_id = c.id)
+            union
+            -- The numbers of several-number campaigns that can send for them now.
+            select n.whatsapp_account_id from campaign_numbers n
+            join campaigns c on c.id = n.campaign_id join whatsapp_accounts a on a.id = n.whatsapp_account_id
+            where c.status = 'sending' and (${laneBlockedSql('a', 'c')}) is null
+          ) x
+          left join sender_leases l on l.whatsapp_account_id = x.id
+          where l.whatsapp_account_id is null or l.expires_at <= now() or l.owner = ${this.owner}`,
     );
     return rows.map((r) => Number(r.id));
   }

@@ -37,10 +37,10 @@ interface BudgetRow {
  */
 const limitedCampaigns = new Set<number>();
 
-export async function claimWithinBudget(db: Db, campaignId: number, owner: string, limit: number): Promise<BudgetedClaim> {
+export async function claimWithinBudget(db: Db, campaignId: number, owner: string, limit: number, lane?: number | null): Promise<BudgetedClaim> {
   // The common case, no limit to enforce: one statement (claim.ts).
   if (!limitedCampaigns.has(campaignId)) {
-    const claimed = await claimUnlimited(db, campaignId, owner, limit);
+    const claimed = await claimUnlimited(db, campaignId, owner, limit, lane);
     if (claimed) return { claimed, waitMs: null };
     limitedCampaigns.add(campaignId);
   }
@@ -49,13 +49,13 @@ export async function claimWithinBudget(db: Db, campaignId: number, owner: strin
     sql`select c.user_id, ${portfolioKeyOf('a')} as portfolio_id, a.daily_limit, c.limit_wait_until is not null as waiting
         from campaigns c join whatsapp_accounts a on a.id = c.whatsapp_account_id where c.id = ${campaignId}`,
   );
-  if (!b) return { claimed: await claimRecipients(db, campaignId, owner, limit), waitMs: null };
+  if (!b) return { claimed: await claimRecipients(db, campaignId, owner, limit, undefined, lane), waitMs: null };
   const userId = Number(b.user_id);
   const portfolioId = b.portfolio_id;
   const cap = b.daily_limit === null ? null : Number(b.daily_limit);
   if (cap === null || cap === UNLIMITED) {
     limitedCampaigns.delete(campaignId);
-    const claimed = await claimRecipients(db, campaignId, owner, limit, { userId, portfolioId, maxNew: null });
+    const claimed = await claimRecipients(db, campaignId, owner, limit, { userId, portfolioId, maxNew: null }, lane);
     if (b.waiting) await clearLimitWait(db, campaignId);
     return { claimed, waitMs: null };
   }
@@ -63,7 +63,7 @@ export async function claimWithinBudget(db: Db, campaignId: number, owner: strin
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`portfolio-reach:${userId}:${portfolioId}`}))`);
     const used = await usedPlaces(db, tx, { userId, portfolioId, cap, batch: limit });
     const remaining = Math.max(0, cap - used);
-    const claimed = await claimRecipients(tx as Db, campaignId, owner, limit, { userId, portfolioId, maxNew: remaining });
+    const claimed = await claimRecipients(tx as Db, campaignId, owner, limit, { userId, portfolioId, maxNew: remaining }, lane);
     if (claimed.length || remaining > 0) {
       if (b.waiting) await clearLimitWait(tx, campaignId);
       return { claimed, waitMs: null };

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { rowsOf } from '../../db/sql';
 import type { MappingLike } from '../../services/variables/render';
 import { assertTemplateUsable } from '../../services/variables/template-readiness';
+import { laneBlockedSql } from '../../services/campaigns/campaign-numbers';
 
 /** What a sender needs to build each message of one sending campaign. */
 export interface ActiveCampaign {
@@ -26,6 +27,11 @@ export interface ActiveCampaign {
    */
   category?: string;
   mappings: MappingLike[];
+  /**
+   * Several numbers: this number's lane, the number whose own recipients it claims;
+   * null for a one-number campaign (all its rows).
+   */
+  lane?: number | null;
   /** The header's media id, uploaded once for the campaign (static header media only). */
   headerMediaId: string | null;
   loadedAt: number;
@@ -47,6 +53,9 @@ const TEMPLATE_TTL_MS = 30_000;
 /**
  * The number's campaigns that are sending right now. A campaign whose template is no
  * longer usable (unapproved, unmapped, gone) is returned in `refused` with the reason.
+ * A several-number campaign (campaign_numbers, 0049) is among them while this number can
+ * send for it (active, not RED, its copy of the template approved); otherwise this number's
+ * lane just stops, its people wait, and the campaign goes on with its other numbers.
  */
 export async function activeCampaignsOf(
   db: Db,
@@ -65,11 +74,21 @@ export async function activeCampaignsOf(
     audience_kind: string;
     split_test: SplitTestConfig | string | null;
     category: string | null;
+    primary_id: number;
+    multi: boolean;
   }>(
     db,
-    sql`select c.id, c.user_id, c.kommo_account_id, c.template_id, c.audience_kind, c.split_test, t.category
+    sql`select c.id, c.user_id, c.kommo_account_id, c.template_id, c.audience_kind, c.split_test, t.category,
+          c.whatsapp_account_id as primary_id, false as multi
         from campaigns c left join templates t on t.id = c.template_id
-        where c.whatsapp_account_id = ${whatsappAccountId} and c.status = 'sending' order by c.id`,
+        where c.whatsapp_account_id = ${whatsappAccountId} and c.status = 'sending'
+          and not exists (select 1 from campaign_numbers m where m.campaign_id = c.id)
+        union all
+        select c.id, c.user_id, c.kommo_account_id, c.template_id, c.audience_kind, c.split_test, t.category, c.whatsapp_account_id, true
+        from campaign_numbers n join campaigns c on c.id = n.campaign_id join whatsapp_accounts a on a.id = n.whatsapp_account_id
+          left join templates t on t.id = c.template_id
+        where n.whatsapp_account_id = ${whatsappAccountId} and c.status = 'sending' and (${laneBlockedSql('a', 'c')}) is null
+        order by id`,
   );
   const active = new Map<number, ActiveCampaign>();
   const refused: Array<{ campaignId: number; reason: string }> = [];
@@ -88,7 +107,8 @@ export async function activeCampaignsOf(
     }
     try {
       // An explicit campaign's recipients bring the values of the slots its mappings leave open.
-      const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), whatsappAccountId, {
+      // The campaign's template is its own number's; another number sends its approved copy (same name and language).
+      const { template, mappings } = await assertTemplateUsable(db, Number(row.user_id), Number(row.template_id), Number(row.primary_id), {
         partialMappings: row.audience_kind === 'explicit',
       });
       const loaded = {
@@ -103,6 +123,7 @@ export async function activeCampaignsOf(
         authentication: (template.category ?? '').toUpperCase() === 'AUTHENTICATION',
         category: (template.category ?? '').toUpperCase(),
         mappings,
+        lane: row.multi ? whatsappAccountId : null,
         loadedAt: now,
       };
       const campaign: ActiveCampaign = { ...loaded, headerMediaId: await headerMediaId(loaded) };

@@ -62,10 +62,10 @@ export interface SenderStore {
     active: Map<number, ActiveCampaign>;
     refused: Array<{ campaignId: number; reason: string }>;
   }>;
-  /** Commits up to `limit` due recipients as `sending` for this process. */
-  claim(campaignId: number, limit: number): Promise<ClaimedRecipient[]>;
-  /** Milliseconds until the campaign's next recipient is due; null when none is pending. */
-  nextDueAt(campaignId: number): Promise<number | null>;
+  /** Commits up to `limit` due recipients as `sending` for this process (`lane`: only this number's). */
+  claim(campaignId: number, limit: number, lane?: number | null): Promise<ClaimedRecipient[]>;
+  /** Milliseconds until the campaign's next recipient (of the lane) is due; null when none is pending. */
+  nextDueAt(campaignId: number, lane?: number | null): Promise<number | null>;
   /**
    * The phone keys among `phoneKeys` on the campaign's blacklist (or opted out), and those that
    * reached the tenant's frequency cap: one question per claimed batch.
@@ -493,7 +493,7 @@ export class AccountSender {
         'campaign.claim',
         { attributes: () => ({ 'campaign.id': campaign.id, 'messaging.destination.name': this.account.phoneNumberId }) },
         async (span) => {
-          const rows = await this.store.claim(campaign.id, this.batchSize());
+          const rows = await this.store.claim(campaign.id, this.batchSize(), campaign.lane);
           if (span) {
             span.setAttribute('claim.count', rows.length);
             const claimSpan = activeSpanContext();
@@ -503,7 +503,7 @@ export class AccountSender {
         },
       );
       if (!claimed.length) {
-        const due = await this.store.nextDueAt(campaign.id);
+        const due = await this.store.nextDueAt(campaign.id, campaign.lane);
         const wait = due === null ? this.opts.refreshMs : Math.min(Math.max(due, 5), this.opts.refreshMs * 4);
         this.idleUntil.set(campaign.id, performance.now() + wait);
         continue;

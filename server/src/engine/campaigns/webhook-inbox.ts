@@ -234,13 +234,13 @@ export async function applyStatuses(db: Db, statuses: StatusUpdate[], check: Sta
     sql`select r.id, r.campaign_id, r.wamid, wa.phone_number_id, r.user_id, r.phone_key, r.bsuid
         from campaign_recipients r
         join campaigns c on c.id = r.campaign_id
-        left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
+        left join whatsapp_accounts wa on wa.id = coalesce(r.whatsapp_account_id, c.whatsapp_account_id)
         where r.id = any(array(select (jsonb_array_elements_text(${jsonParam(ids)}))::bigint))
         union all
         select r.id, r.campaign_id, r.wamid, wa.phone_number_id, r.user_id, r.phone_key, r.bsuid
         from campaign_recipients r
         join campaigns c on c.id = r.campaign_id
-        left join whatsapp_accounts wa on wa.id = c.whatsapp_account_id
+        left join whatsapp_accounts wa on wa.id = coalesce(r.whatsapp_account_id, c.whatsapp_account_id)
         where r.wamid = any(array(select jsonb_array_elements_text(${jsonParam(wamids)})))`,
   );
   const rowOf = new Map<number, MatchedRow>();

@@ -56,7 +56,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
     listCampaigns(ctx.readDb, request.orgId),
   );
 
-  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: createAnyCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
+  app.post('/', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp', whatsapp_account_ids: 'whatsapp' } } }, schema: { tags, body: createAnyCampaignSchema, response: { 201: campaignSchema } } }, async (request, reply) => {
     // `kind: "automatic"`: a campaign that stays switched on and sends on Kommo stage events.
     const body = request.body;
     const created =
@@ -75,7 +75,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
 
   app.put(
     '/:id',
-    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' }, body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
+    { config: { permission: 'campaigns.edit', scope: { params: { id: 'campaign' }, body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp', whatsapp_account_ids: 'whatsapp' } } }, schema: { tags, params: idParamsSchema, body: updateCampaignSchema, response: { 200: campaignSchema } } },
     async (request) => {
       const before = await getCampaign(ctx.db, request.orgId, request.params.id);
       const after = await updateCampaign(ctx, request.orgId, request.params.id, request.body, actorOf(request));

@@ -20,7 +20,7 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
 
-  app.post('/preflight', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
+  app.post('/preflight', { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp', whatsapp_account_ids: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, response: { 200: preflightSchema } } }, (request) =>
     preflightForPayload(ctx.db, request.orgId, request.body),
   );
 
@@ -53,7 +53,7 @@ export default async function preflightRoutes(fastify: FastifyInstance) {
 
   app.post(
     '/preflight/excluded',
-    { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
+    { config: { permission: 'campaigns.edit', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp', whatsapp_account_ids: 'whatsapp' } } }, schema: { tags, body: preflightRequestSchema, querystring: excludedQuerySchema } },
     async (request, reply) => sendExcluded(reply, await excludedSourceForPayload(ctx.db, request.orgId, request.body), request.query),
   );
 }

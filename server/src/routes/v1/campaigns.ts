@@ -57,7 +57,7 @@ export default async function campaignRoutes(fastify: FastifyInstance) {
   app.post(
     '/campaigns',
     {
-      config: { permission: 'campaigns.edit', apiScope: 'campaigns:write', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp' } } },
+      config: { permission: 'campaigns.edit', apiScope: 'campaigns:write', scope: { body: { kommo_account_id: 'kommo', whatsapp_account_id: 'whatsapp', whatsapp_account_ids: 'whatsapp' } } },
       schema: {
         tags,
         operationId: 'createCampaign', summary: 'Crea una campaña desde un filtro de Kommo o con destinatarios explícitos',

@@ -20,6 +20,7 @@ interface RawMessage {
   error_message: string | null;
   wamid: string | null;
   attempts: number;
+  whatsapp_account_id: number | string | null;
   sent_at: string | null;
   delivered_at: string | null;
   read_at: string | null;
@@ -43,7 +44,7 @@ interface RawMessage {
  * is looked up on `db` (the primary); the page is read from `reads` (the route's `ctx.readDb`).
  */
 export async function listMessages(db: Db, userId: number, id: number, query: CampaignMessagesQuery, reads: Db = db): Promise<CampaignMessagesPage> {
-  await loadCampaignRow(db, userId, id);
+  const campaign = await loadCampaignRow(db, userId, id);
   const page = query.page ?? 1;
   const limit = query.limit ?? 50;
   const conditions = [sql`r.campaign_id = ${id}`];
@@ -55,7 +56,7 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
   const rows = await rowsOf<RawMessage>(
     reads,
     sql`select r.id, r.contact_id, c.name as contact_name, coalesce(r.phone, c.phone_raw) as phone, r.status,
-          r.error_code, r.error_message, r.wamid, r.attempts,
+          r.error_code, r.error_message, r.wamid, r.attempts, r.whatsapp_account_id,
           ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
           ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at, r.pricing_category,
           ${ROUTE_OF_RECIPIENT} as route, r.click_count, ${isoOf(sql`r.clicked_at`)} as clicked_at,
@@ -79,6 +80,8 @@ export async function listMessages(db: Db, userId: number, id: number, query: Ca
       error_message: r.error_message,
       wamid: r.wamid,
       attempts: Number(r.attempts),
+      // Its number: its own in a several-number campaign, else the campaign's.
+      whatsapp_account_id: r.whatsapp_account_id === null ? campaign.whatsappAccountId : Number(r.whatsapp_account_id),
       sent_at: r.sent_at,
       delivered_at: r.delivered_at,
       read_at: r.read_at,

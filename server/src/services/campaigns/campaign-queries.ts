@@ -10,6 +10,7 @@ import { campaignCost } from './campaign-cost';
 import { campaignMarketing } from './campaign-marketing';
 import { approvalView } from './approval-view';
 import { splitTestView } from './split-test-view';
+import { numberProgress, numbersOfCampaigns } from './campaign-numbers';
 
 export const CAMPAIGN_NOT_FOUND = 'Campaña no encontrada';
 
@@ -20,7 +21,8 @@ export async function listCampaigns(db: Db, userId: number): Promise<Campaign[]>
     .from(campaigns)
     .where(eq(campaigns.userId, userId))
     .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
-  return rows.map(toCampaign);
+  const numbers = await numbersOfCampaigns(db, userId, rows.map((r) => r.id));
+  return rows.map((r) => withNumbers(toCampaign(r), numbers.get(r.id)));
 }
 
 /**
@@ -33,8 +35,11 @@ export async function getCampaign(db: Db, userId: number, id: number): Promise<C
 
 /** The detail view of a row already read (every single-campaign answer is this view). */
 export async function campaignDetail(db: Db, userId: number, row: CampaignRow): Promise<Campaign> {
-  const campaign = toCampaign(row);
+  const numbers = (await numbersOfCampaigns(db, userId, [row.id])).get(row.id);
+  const campaign = withNumbers(toCampaign(row), numbers);
   const id = row.id;
+  // Several numbers: each number's progress, and who waits on a number that takes no sends.
+  if (numbers) campaign.numbers = await numberProgress(db, userId, id);
   const [held] = await rowsOf<{ n: number }>(
     db,
     sql`select count(*)::int as n from campaign_recipients
@@ -63,6 +68,12 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   campaign.automation = await automationView(db, row);
   campaign.split_test = await splitTestView(db, row);
   return campaign;
+}
+
+/** Every number the campaign sends from: its numbers, else its one number. */
+function withNumbers(c: Campaign, numbers: number[] | undefined): Campaign {
+  c.whatsapp_account_ids = numbers ?? (c.whatsapp_account_id === null ? [] : [c.whatsapp_account_id]);
+  return c;
 }
 
 /** Replies: recipients who replied, the rate over the messages Meta accepted, and taps per button. */

@@ -260,7 +260,8 @@ export async function pauseWithReason(
   const which =
     'campaignIds' in target
       ? sql`id in (select (jsonb_array_elements_text(${JSON.stringify(target.campaignIds)}::jsonb))::int)`
-      : sql`whatsapp_account_id = ${target.whatsappAccountId}`;
+      : // A several-number campaign does not pause for one number: that number's lane stops (sender-campaigns.ts).
+        sql`whatsapp_account_id = ${target.whatsappAccountId} and not exists (select 1 from campaign_numbers n where n.campaign_id = campaigns.id)`;
   return ids(
     await rowsOf<{ id: number }>(
       db,

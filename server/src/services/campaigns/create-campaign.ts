@@ -14,6 +14,7 @@ import type { ActivityActor } from '../activity/activity-log';
 import { countContacts } from '../contacts/filter-engine';
 import { initialSendingHours } from './campaign-sending-hours';
 import { splitTestConfig } from './split-test';
+import { resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -27,6 +28,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   await assertOwnWhatsAppAccount(db, userId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, userId, data.template_id, data.whatsapp_account_id);
   const splitTest = await splitTestConfig(db, userId, data);
+  // Several numbers: same portfolio, each with the template approved.
+  const numbers = await resolveCampaignNumbers(db, userId, data.whatsapp_account_id, data.whatsapp_account_ids, template);
   const scheduledAt = parseSchedule(data.scheduled_at);
   // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same
   // filter engine, counted from the narrow tables (the full classification waits for the start).
@@ -57,6 +60,7 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
       splitTest,
     })
     .returning();
+  await saveCampaignNumbers(db, userId, row!.id, numbers);
   // Created scheduled: the schedule passes the two-person approval gate.
   if (actor && row?.status === 'scheduled' && (await gateApproval(ctx, actor, row, 'schedule'))) return getCampaign(db, userId, row.id);
   return campaignDetail(ctx.db, userId, row!);

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
 import { CAMPAIGN_STATUS_LABELS, type Campaign } from '@masivo/contract/campaigns';
 import {
   createExplicitCampaignSchema,
@@ -81,6 +82,7 @@ export async function createExplicitCampaign(
   const { db } = ctx;
   await assertOwnWhatsAppAccount(db, orgId, data.whatsapp_account_id);
   const { template } = await assertTemplateUsable(db, orgId, data.template_id, data.whatsapp_account_id, { partialMappings: true });
+  const numbers = await resolveCampaignNumbers(db, orgId, data.whatsapp_account_id, data.whatsapp_account_ids, template);
   const scheduledAt = parseSchedule(data.scheduled_at);
   const [row] = await db
     .insert(campaigns)
@@ -106,6 +108,7 @@ export async function createExplicitCampaign(
       sendingHours: await initialSendingHours(db, data.whatsapp_account_id, data.sending_hours),
     })
     .returning();
+  await saveCampaignNumbers(db, orgId, row!.id, numbers);
   if (actor && row?.status === 'scheduled' && (await gateApproval(ctx, actor, row, 'schedule'))) return getCampaign(db, orgId, row.id);
   return campaignDetail(db, orgId, row!);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { numbersOfCampaigns, resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
 import {
   createFollowUpSchema,
   followUpCountQuerySchema,
@@ -127,6 +128,9 @@ export async function createFollowUp(ctx: AppContext, userId: number, sourceId: 
   const templateId = data.template_id ?? source.templateId;
   if (!templateId) throw badRequest('La plantilla es requerida');
   const { template } = await assertTemplateUsable(db, userId, templateId, source.whatsappAccountId);
+  // The source's numbers carry over: each person stays on the number it was sent from.
+  const sourceNumbers = (await numbersOfCampaigns(db, userId, [source.id])).get(source.id);
+  const numbers = await resolveCampaignNumbers(db, userId, source.whatsappAccountId, sourceNumbers, template);
   const label = groupLabel(q);
   const name = (data.name || `${source.name} · ${label}`).slice(0, 200);
 
@@ -156,6 +160,7 @@ export async function createFollowUp(ctx: AppContext, userId: number, sourceId: 
         sourceGroup: q,
       })
       .returning();
+    await saveCampaignNumbers(tx, userId, row!.id, numbers);
     const n = await freezeContactList(tx, row!.id, userId, groupContactsSql(source, userId, q, now));
     // Rolled back with the campaign: nothing is created for an empty group.
     if (n === 0) throw badRequest(EMPTY_GROUP);

@@ -7,6 +7,7 @@ import { classifiedAudienceCtes, frequencyCapOf, REASON_MESSAGE } from './audien
 import { assignRecipientZones } from './recipient-zones-freeze';
 import { frozenDueSql, frozenVariantSql, splitDecideAtSql } from './split-test';
 import type { SplitTestConfig } from '../../db/schema/campaigns';
+import { senderLanesOf } from './sender-assignment';
 
 export { NO_VALID_PHONE, DUPLICATE_PHONE } from './audience-classifier';
 
@@ -60,20 +61,22 @@ export async function freezeAudience(
   // start's transaction and restored right after (with JIT, see withHashJoins).
   // A million recipients sort and hash in memory rather than in temporary files.
   await db.execute(sql`set local work_mem = '128MB'`);
+  // Several numbers: each person's number, chosen in this same insert.
+  const lanes = await senderLanesOf(db, campaign.id, campaign.userId);
   const [row] = await withHashJoins(db, () =>
     rowsOf<{ total: number; pending: number; skipped: number }>(
       db,
-      sql`with ${classified},
+      sql`with ${classified}${lanes?.ctes ?? sql``},
       ins as (
-        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params, variant, next_attempt_at)
+        insert into campaign_recipients (campaign_id, user_id, contact_id, phone, phone_key, status, error_message, bsuid, params, variant, next_attempt_at, whatsapp_account_id)
         select ${campaign.id}, ${campaign.userId}::int, ${explicit ? sql`null::bigint` : sql`contact_id`}, phone,
           case when reason is null or reason not in ('invalid_phone', 'duplicate') then phone_key end,
           case when reason is null then 'pending' else 'skipped' end,
           case reason ${message} end,
-          known_bsuid, params, ${frozenVariantSql(split, campaign.id)}, ${frozenDueSql(split, campaign.id)}
+          known_bsuid, params, ${frozenVariantSql(split, campaign.id)}, ${frozenDueSql(split, campaign.id)}, ${lanes ? sql`lane` : sql`null::int`}
         -- Recipient ids follow the contacts' order (the sender claims by id), whatever the join did;
         -- an explicit campaign's, the order its recipients were added in (contact_id is the position).
-        from classified order by contact_id
+        from ${lanes?.source ?? sql`classified`} order by contact_id
         returning status
       ),
       totals as (

@@ -101,7 +101,7 @@ async function attribute(
         sql`select r.id, r.campaign_id from campaign_recipients r
             join campaigns c on c.id = r.campaign_id and c.user_id = r.user_id
             where r.wamid = ${m.contextWamid} and r.user_id = ${owner.userId}
-              and c.whatsapp_account_id = ${owner.whatsappAccountId}
+              and coalesce(r.whatsapp_account_id, c.whatsapp_account_id) = ${owner.whatsappAccountId}
             limit 1`,
       ),
     );
@@ -116,7 +116,7 @@ async function attribute(
           where r.user_id = ${owner.userId} and ${sql.raw(`r.${column}`)} = ${key}
             and r.sent_at is not null and r.sent_at <= ${at}::timestamptz
             and r.sent_at > ${at}::timestamptz - make_interval(hours => ${ATTRIBUTION_WINDOW_HOURS})
-            and c.whatsapp_account_id = ${owner.whatsappAccountId}
+            and coalesce(r.whatsapp_account_id, c.whatsapp_account_id) = ${owner.whatsappAccountId}
           order by r.sent_at desc, r.id desc
           limit 1`,
     );

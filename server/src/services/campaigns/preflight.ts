@@ -1,5 +1,6 @@
 import { variantLabel } from '@masivo/contract/split-test';
 import { and, eq, sql } from 'drizzle-orm';
+import { numbersOfCampaigns, numbersRate, resolveCampaignNumbers } from './campaign-numbers';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import {
   EXCLUSION_LABELS,
@@ -41,6 +42,8 @@ export interface PreflightInput {
   explicitOf?: number | null;
   /** A split test's other variants ("Prueba A/B"): each template is checked as the campaign's own. */
   variantTemplateIds?: number[];
+  /** Several numbers: every number it sends from; each is checked, their rates add up. */
+  numbers?: number[];
 }
 
 /**
@@ -51,14 +54,14 @@ export interface PreflightInput {
 export async function preflightRules(
   db: Db,
   userId: number,
-  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf' | 'variantTemplateIds'>,
+  input: Pick<PreflightInput, 'kommoAccountId' | 'whatsappAccountId' | 'templateId' | 'filters' | 'contactListOf' | 'explicitOf' | 'variantTemplateIds' | 'numbers'>,
 ): Promise<{ rules: AudienceRules; templateProblem: string | null; category: string; cap: { maxMessages: number; days: number } | null }> {
   const explicit = input.explicitOf != null;
   if (input.kommoAccountId != null) await assertOwnKommoAccount(db, userId, input.kommoAccountId);
   else if (!explicit) throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   await assertOwnWhatsAppAccount(db, userId, input.whatsappAccountId);
   const [template] = await db
-    .select({ id: templates.id, category: templates.category })
+    .select({ id: templates.id, category: templates.category, name: templates.name, language: templates.language })
     .from(templates)
     .where(and(eq(templates.id, input.templateId), eq(templates.userId, userId)))
     .limit(1);
@@ -71,6 +74,15 @@ export async function preflightRules(
     templateProblem = err.message;
   }
   if (templateProblem === null) templateProblem = await variantsProblem(db, userId, input, explicit);
+  // Every sender is checked: same portfolio, the template approved on each (campaign-numbers.ts).
+  if (templateProblem === null && (input.numbers?.length ?? 0) > 1) {
+    try {
+      await resolveCampaignNumbers(db, userId, input.whatsappAccountId, input.numbers, template);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
+      templateProblem = err.message;
+    }
+  }
   const category = (template.category ?? '').toUpperCase();
   const marketing = category === 'MARKETING';
   const cap = await frequencyCapOf(db, userId);
@@ -130,6 +142,7 @@ export async function runPreflight(db: Db, userId: number, input: PreflightInput
     category,
     cap,
     whatsappAccountId: input.whatsappAccountId,
+    numbers: input.numbers,
     startAt: input.startAt,
   });
 }
@@ -146,6 +159,7 @@ export async function preflightForPayload(db: Db, userId: number, body: Prefligh
     startAt: at && at.getTime() > Date.now() ? at : null,
     hours: data.sending_hours ?? null,
     variantTemplateIds: data.variants?.map((v) => Number(v.template_id)),
+    numbers: data.whatsapp_account_ids,
   });
 }
 
@@ -162,6 +176,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
     throw new AppError(409, 'La campaña no tiene cuenta de WhatsApp, cuenta Kommo o plantilla');
   }
   const startAt = !opts.startNow && row.scheduledAt && row.scheduledAt.getTime() > Date.now() ? row.scheduledAt : null;
+  const numbers = (await numbersOfCampaigns(db, userId, [row.id])).get(row.id);
   if (!row.audienceFrozenAt) {
     return runPreflight(db, userId, {
       kommoAccountId: row.kommoAccountId,
@@ -173,6 +188,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
       contactListOf: row.audienceKind === 'contact_list' ? row.id : null,
       explicitOf: explicit ? row.id : null,
       variantTemplateIds: row.splitTest?.variants.map((v) => v.template_id),
+      numbers,
     });
   }
   const rows = await rowsOf<{
@@ -225,6 +241,7 @@ export async function preflightForCampaign(db: Db, userId: number, id: number, o
     category: (template?.category ?? '').toUpperCase(),
     cap: await frequencyCapOf(db, userId),
     whatsappAccountId: row.whatsappAccountId,
+    numbers,
     startAt,
   });
 }
@@ -243,6 +260,7 @@ async function finish(
     category: string;
     cap: { maxMessages: number; days: number } | null;
     whatsappAccountId: number;
+    numbers?: number[];
     startAt: Date | null;
   },
 ): Promise<Preflight> {
@@ -265,9 +283,11 @@ async function finish(
 
   const countries = [...p.byCountry].map(([country, count]) => ({ country, count }));
   const now = p.startAt ?? new Date();
+  // Several numbers: each paced at its own rate, so the campaign can reach their sum.
+  const ratePerSecond = (p.numbers?.length ?? 0) > 1 ? await numbersRate(db, userId, p.numbers!) : account.ratePerSecond;
   const eta = estimateFinish({
     now,
-    ratePerSecond: account.ratePerSecond,
+    ratePerSecond,
     recipientsByZone: p.byZone,
     hours: p.hours,
   });
@@ -280,7 +300,7 @@ async function finish(
     template_problem: p.templateProblem,
     budget: { daily_limit: account.dailyLimit, used, left, waves },
     eta: {
-      rate_per_second: account.ratePerSecond,
+      rate_per_second: ratePerSecond,
       finish_at: new Date(eta.finishAt.getTime() + waveWait * 1000).toISOString(),
       sending_seconds: Math.round(eta.sendingSeconds),
       waiting_seconds: Math.round(eta.waitingSeconds + waveWait),

@@ -1,4 +1,5 @@
 import { CAN_EDIT, updateCampaignSchema, type Campaign, type UpdateCampaignInput } from '@masivo/contract/campaigns';
+import { updateCampaignNumbers } from './campaign-numbers';
 import type { AppContext } from '../../context';
 import { campaigns } from '../../db/schema/index';
 import { badRequest, conflict } from '../../lib/errors';
@@ -92,6 +93,8 @@ export async function updateCampaign(ctx: AppContext, userId: number, id: number
       templateLanguage: template.language,
     });
   }
+  // Several numbers: checked against the (new) template's number, saved with the edit.
+  await updateCampaignNumbers(db, userId, row, changes, data.whatsapp_account_ids, whatsappChanged || templateChanged);
 
   if (data.scheduled_at !== undefined) {
     const scheduledAt = parseSchedule(data.scheduled_at);

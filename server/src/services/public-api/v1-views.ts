@@ -40,6 +40,7 @@ export function toV1Campaign(c: Campaign, preflight?: Preflight | null): V1Campa
     status: c.status,
     audience: (c.audience_kind as V1Campaign['audience'] | undefined) ?? 'filter',
     whatsapp_account_id: c.whatsapp_account_id,
+    whatsapp_account_ids: c.whatsapp_account_ids ?? (c.whatsapp_account_id === null ? [] : [c.whatsapp_account_id]),
     template_id: c.template_id,
     template_name: c.template_name,
     template_language: c.template_language,
@@ -116,6 +117,7 @@ interface RecipientRow {
   variant: number | string | null;
   route: 'messages' | 'marketing_messages' | null;
   click_count: number | string;
+  account_id: number | null;
 }
 
 /** A campaign's recipients by id, with their status, Meta's error, reply and the cost of a delivered message. */
@@ -130,7 +132,8 @@ export async function listV1Recipients(
     db,
     sql`select id, phone, bsuid, status, error_code, error_message, wamid, sent_at, delivered_at, read_at, failed_at,
                last_reply, replied_at, pricing_category, pricing_type, pricing_model, country, variant,
-               ${ROUTE_OF_RECIPIENT} as route, click_count
+               ${ROUTE_OF_RECIPIENT} as route, click_count,
+               coalesce(r.whatsapp_account_id, (select c.whatsapp_account_id from campaigns c where c.id = ${campaignId})) as account_id
           from campaign_recipients r
          where campaign_id = ${campaignId} and user_id = ${orgId} and id > ${after}::bigint
            and (${query.status ?? null}::text is null or status = ${query.status ?? null}::text)
@@ -153,6 +156,7 @@ export async function listV1Recipients(
       error_code: r.error_code === null ? null : Number(r.error_code),
       error_message: r.error_message,
       wamid: r.wamid,
+      whatsapp_account_id: r.account_id === null ? null : Number(r.account_id),
       sent_at: iso(r.sent_at),
       delivered_at: iso(r.delivered_at),
       read_at: iso(r.read_at),

@@ -29,6 +29,7 @@ import { CampaignCharts } from './campaign-charts';
 import { CampaignAudienceNote } from './campaign-audience-note';
 import { AutomationCard } from './automation-card';
 import { SplitTestCard } from './split-test-card';
+import { CampaignNumbersCard } from './campaign-numbers-card';
 import { FollowUpButton } from './follow-up-dialog';
 import { ScheduleActions } from './schedule-actions';
 import { StartCampaignDialog } from './start-campaign-dialog';
@@ -125,6 +126,7 @@ function CampaignDetail({ campaign: c }: { campaign: Campaign }) {
       </div>
 
       <CampaignHoursCard campaign={c} />
+      <CampaignNumbersCard campaign={c} />
 
       <Card className="p-6">
         <h2 className="mb-4 text-lg font-semibold text-gray-900">Progreso de la Campaña</h2>

@@ -98,7 +98,7 @@ export function CampaignRecipients({ campaign }: { campaign: Campaign }) {
           }
         />
       ) : (
-        <RecipientsTable rows={messages.data.messages} />
+        <RecipientsTable rows={messages.data.messages} numberNames={numberNamesOf(campaign)} />
       )}
       {total > 0 && (
         <div className="flex flex-wrap items-center justify-between gap-2 border-t border-gray-200 px-4 py-3 text-sm text-gray-600 sm:px-6">
@@ -170,8 +170,15 @@ function recipientError(m: CampaignMessage) {
 /** Meta's pricing category of the message, in Spanish (unknown ones as Meta names them). */
 const pricingLabel = (category: string) => PRICING_CATEGORY_LABELS[category] ?? category;
 
-function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
+/** A several-number campaign's numbers by id: each recipient says the number it is sent from. */
+function numberNamesOf(campaign: Campaign): Map<number, string> | null {
+  if (!campaign.numbers?.length) return null;
+  return new Map(campaign.numbers.map((n) => [n.whatsapp_account_id, n.phone ? `${n.name} (${n.phone})` : n.name]));
+}
+
+function RecipientsTable({ rows, numberNames }: { rows: CampaignMessage[]; numberNames: Map<number, string> | null }) {
   const phone = useIsPhone();
+  const numberOf = (m: CampaignMessage) => (m.whatsapp_account_id ? (numberNames?.get(m.whatsapp_account_id) ?? '-') : '-');
   if (phone)
     return (
       <StackedList label="Destinatarios">
@@ -183,6 +190,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
             fields={[
               { label: 'Contacto', value: m.contact_name || '-', wide: true },
               ...(m.variant ? [{ label: 'Variante', value: m.variant }] : []),
+              ...(numberNames ? [{ label: 'Número', value: numberOf(m), wide: true }] : []),
               ...(recipientError(m) ? [{ label: 'Error', value: recipientError(m), wide: true }] : []),
               { label: 'Enviado', value: formatDateTime(m.sent_at) },
               { label: 'Entregado', value: formatDateTime(m.delivered_at) },
@@ -204,7 +212,24 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
   return (
     <TableScroll label="Destinatarios">
       <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <TableHead columns={['Teléfono', 'Estado', ...(split ? ['Variante'] : []), `Entregado (${zone})`, `Leído (${zone})`, 'Cobro', 'Ruta y clics', 'Contacto', 'Respuesta', 'Error', `Enviado (${zone})`]} dense nowrap />
+        <TableHead
+          columns={[
+            'Teléfono',
+            'Estado',
+            ...(split ? ['Variante'] : []),
+            ...(numberNames ? ['Número'] : []),
+            `Entregado (${zone})`,
+            `Leído (${zone})`,
+            'Cobro',
+            'Ruta y clics',
+            'Contacto',
+            'Respuesta',
+            'Error',
+            `Enviado (${zone})`,
+          ]}
+          dense
+          nowrap
+        />
         <tbody className="divide-y divide-gray-200 bg-white">
           {rows.map((m) => (
             <tr key={m.id}>
@@ -213,6 +238,7 @@ function RecipientsTable({ rows }: { rows: CampaignMessage[] }) {
                 <RecipientBadge message={m} />
               </td>
               {split && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{m.variant ?? '-'}</td>}
+              {numberNames && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{numberOf(m)}</td>}
               <td className="px-4 py-3 whitespace-nowrap text-gray-600" title={m.delivered_at ? formatDateTime(m.delivered_at) : undefined}>
                 {formatShortDateTime(m.delivered_at)}
               </td>

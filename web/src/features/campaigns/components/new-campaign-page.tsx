@@ -38,6 +38,7 @@ import type { SendingHoursInput } from '@masivo/contract/sending-hours';
 import { SendingHoursFields, sendingHoursError } from '@/components/sending-hours-fields';
 import { AutomationTriggerFields, EMPTY_TRIGGER, triggerPayload, type TriggerDraft } from './automation-trigger-fields';
 import { EMPTY_SPLIT, SplitTestFields, splitTestPayload, type SplitTestDraft } from './split-test-fields';
+import { SenderNumbersField } from './sender-numbers-field';
 
 const idOf = (v: unknown) => {
   const n = Number(v);
@@ -126,6 +127,11 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
   const kommoAccountId = idOf(watch('kommo_account_id'));
   const whatsappAccountId = idOf(watch('whatsapp_account_id'));
   const templateId = idOf(watch('template_id'));
+  // «Enviar también desde»: more numbers of the portfolio; cleared with the number or template.
+  const [moreNumbers, setMoreNumbers] = useState<number[]>(
+    campaign?.whatsapp_account_ids?.filter((id) => id !== campaign.whatsapp_account_id) ?? [],
+  );
+  const numbers = whatsappAccountId && moreNumbers.length ? { whatsapp_account_ids: [whatsappAccountId, ...moreNumbers] } : {};
   // "Horario de envío": the number's default until the operator changes it.
   const [hoursEdit, setHoursEdit] = useState<{ value: SendingHoursInput | null } | null>(campaign ? { value: campaign.sending_hours ?? null } : null);
   const hours = hoursEdit ? hoursEdit.value : (whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)?.default_sending_hours ?? null);
@@ -140,6 +146,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
           kommo_account_id: kommoAccountId,
           whatsapp_account_id: whatsappAccountId,
           template_id: templateId,
+          ...numbers,
           filters: filterToBody(filter),
           ...(hours && !hoursError ? { sending_hours: hours } : {}),
           // The pre-flight checks every variant's template too.
@@ -157,7 +164,10 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
     }
     if (campaign) {
       try {
-        await updateCampaign(campaign.id, toUpdatePayload(values, filter, hours, { fixedList, scheduledBefore: initial.scheduled_local as string }));
+        await updateCampaign(campaign.id, {
+          ...toUpdatePayload(values, filter, hours, { fixedList, scheduledBefore: initial.scheduled_local as string }),
+          whatsapp_account_ids: whatsappAccountId ? [whatsappAccountId, ...moreNumbers] : undefined,
+        });
         await qc.invalidateQueries({ queryKey: campaignsKeys.all });
         toast.success('Campaña actualizada exitosamente');
         navigate(`/campaigns/${campaign.id}`);
@@ -179,7 +189,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
       const created = await create.mutateAsync(
         automatic
           ? { ...common, kind: 'automatic', trigger: triggerPayload(trigger), ...hoursPart }
-          : { ...toCreatePayload(values, filter), ...hoursPart, ...(splitReady ?? {}) },
+          : { ...toCreatePayload(values, filter), ...numbers, ...hoursPart, ...(splitReady ?? {}) },
       );
       toast.success('Campaña creada exitosamente');
       navigate(`/campaigns/${created.id}`);
@@ -229,7 +239,12 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
               id="whatsapp_account_id"
               error={errors.whatsapp_account_id?.message}
               // Spec: changing the WhatsApp account clears the chosen template.
-              {...register('whatsapp_account_id', { onChange: () => setValue('template_id', '') })}
+              {...register('whatsapp_account_id', {
+                onChange: () => {
+                  setValue('template_id', '');
+                  setMoreNumbers([]);
+                },
+              })}
             >
               <option value="">Selecciona una cuenta WhatsApp</option>
               {whatsappAccounts.data?.map((a) => (
@@ -247,7 +262,7 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
               key={whatsappAccountId}
               whatsappAccountId={whatsappAccountId}
               templateId={templateId ?? 0}
-              field={register('template_id')}
+              field={register('template_id', { onChange: () => setMoreNumbers([]) })}
               error={errors.template_id?.message}
               account={whatsappAccounts.data?.find((a) => a.id === whatsappAccountId)}
             />
@@ -267,6 +282,15 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
               }}
               error={splitError}
             />
+            {templateId && !automatic && whatsappAccounts.data && (
+              <SenderNumbersField
+                accounts={whatsappAccounts.data}
+                primaryId={whatsappAccountId}
+                templateId={templateId}
+                value={moreNumbers}
+                onChange={setMoreNumbers}
+              />
+            )}
           </Section>
         )}
 

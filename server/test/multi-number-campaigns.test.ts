@@ -1,0 +1,265 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Campaign } from '@masivo/contract/campaigns';
+import { rowsOf } from '../src/db/sql';
+import { startCampaign } from '../src/services/campaigns/start-campaign';
+import { insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
+import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
+
+/**
+ * Several numbers in one campaign: three numbers of one WABA (so one portfolio),
+ * each with its approved copy of `promo`; 60 contacts on the first number's Kommo account.
+ */
+const WABA = '2701';
+const A = { phoneNumberId: '1701', wabaId: WABA, token: 'tok-a', rate: 20 };
+const B = { phoneNumberId: '1702', wabaId: WABA, token: 'tok-b', rate: 20 };
+const C = { phoneNumberId: '1703', wabaId: WABA, token: 'tok-c', rate: 40 };
+
+let bed: EngineBed;
+let ids: { a: number; b: number; c: number };
+const db = () => bed.t.ctx.db;
+beforeAll(async () => {
+  bed = await startEngineBed({ numbers: [A, B, C], contacts: 60 });
+  ids = { a: bed.worlds[0].whatsappAccountId, b: bed.worlds[1].whatsappAccountId, c: bed.worlds[2].whatsappAccountId };
+});
+afterAll(() => bed?.close());
+beforeEach(async () => {
+  bed.sim.reset();
+  await db().execute(sql`update whatsapp_accounts set quality_rating = 'GREEN', is_active = true`);
+});
+
+const post = (url: string, payload: unknown) => bed.t.app.inject({ method: 'POST', url, headers: bed.headers, payload: payload as never });
+const numberOf = new Map<string, string>();
+
+async function createMulti(name: string, numbers = [ids.a, ids.b, ids.c], filters: Record<string, unknown> = {}): Promise<Campaign> {
+  const w = bed.worlds[0];
+  const res = await post('/api/campaigns', {
+    name,
+    kommo_account_id: w.kommoAccountId,
+    whatsapp_account_id: w.whatsappAccountId,
+    whatsapp_account_ids: numbers,
+    template_id: w.templateId,
+    filters,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** Each recipient's number (the row's) by phone key, and the simulator's sender of each phone. */
+async function assignment(campaignId: number) {
+  const rows = await rowsOf<{ phone_key: string; phone: string; account: number; status: string }>(
+    db(),
+    sql`select phone_key, phone, whatsapp_account_id as account, status from campaign_recipients
+        where campaign_id = ${campaignId} and status <> 'skipped' order by id`,
+  );
+  return rows.map((r) => ({ ...r, account: Number(r.account) }));
+}
+
+/** Messages the simulator got from one number. */
+const sentFrom = (phoneNumberId: string, campaignId: number) =>
+  bed.sim.messages().filter((m) => m.phoneNumberId === phoneNumberId && (m.bizOpaque ?? '').startsWith(`masivo:${campaignId}:`)).length;
+
+function phoneNumberIdOf(accountId: number) {
+  return accountId === ids.a ? A.phoneNumberId : accountId === ids.b ? B.phoneNumberId : C.phoneNumberId;
+}
+
+/** Every person the simulator got a message of this campaign for came from exactly the number of its row, once. */
+function expectSentFromTheirNumber(campaignId: number, rows: Array<{ phone: string; account: number }>) {
+  // A late request of an earlier campaign (its answer timed out on a busy machine) is not this campaign's.
+  const sent = bed.sim.messages().filter((m) => (m.bizOpaque ?? '').startsWith(`masivo:${campaignId}:`));
+  const senders = new Map<string, Set<string>>();
+  for (const m of sent) {
+    const set = senders.get(m.to) ?? new Set();
+    set.add(m.phoneNumberId);
+    senders.set(m.to, set);
+  }
+  for (const r of rows) {
+    const to = r.phone.replace(/\D/g, '');
+    const from = senders.get(to);
+    if (!from) continue;
+    expect([...from], `${to}`).toEqual([phoneNumberIdOf(r.account)]);
+  }
+  const times = new Map<string, number>();
+  for (const m of sent) times.set(`${m.to}|${m.phoneNumberId}`, (times.get(`${m.to}|${m.phoneNumberId}`) ?? 0) + 1);
+  expect([...times.values()].filter((n) => n > 1)).toEqual([]);
+}
+
+describe('creating a campaign on several numbers', () => {
+  it('takes numbers of one portfolio that hold an approved copy of the template, and says them back', async () => {
+    const c = await createMulti('Varios números');
+    expect(c.whatsapp_account_id).toBe(ids.a);
+    expect(c.whatsapp_account_ids).toEqual([ids.a, ids.b, ids.c]);
+    const pre = await post('/api/campaigns/preflight', {
+      kommo_account_id: bed.worlds[0].kommoAccountId,
+      whatsapp_account_id: ids.a,
+      whatsapp_account_ids: [ids.a, ids.b, ids.c],
+      template_id: bed.worlds[0].templateId,
+    });
+    expect(pre.statusCode, pre.body).toBe(200);
+    // Each number paced at its own rate: the campaign can reach their sum.
+    expect(pre.json().eta.rate_per_second).toBe(80);
+    expect(pre.json().template_problem).toBeNull();
+  });
+
+  it('refuses a number of another portfolio and a number without the template approved, in the pre-flight too', async () => {
+    const other = await insertWhatsAppAccount(db(), bed.t.ctx.secrets, bed.userId, { phoneNumberId: '1799', wabaId: '2799', token: 'tok-x' });
+    await insertTemplate(db(), bed.userId, other);
+    const bare = await insertWhatsAppAccount(db(), bed.t.ctx.secrets, bed.userId, { phoneNumberId: '1798', wabaId: WABA, token: 'tok-y' });
+    await insertTemplate(db(), bed.userId, bare, { status: 'pending' });
+    const w = bed.worlds[0];
+    const base = { name: 'x', kommo_account_id: w.kommoAccountId, whatsapp_account_id: ids.a, template_id: w.templateId };
+    const foreign = await post('/api/campaigns', { ...base, whatsapp_account_ids: [ids.a, other] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error).toContain('otro portafolio');
+    const unapproved = await post('/api/campaigns', { ...base, whatsapp_account_ids: [ids.a, bare] });
+    expect(unapproved.statusCode).toBe(400);
+    expect(unapproved.json().error).toContain('no tiene aprobada la plantilla');
+    const pre = await post('/api/campaigns/preflight', { ...base, whatsapp_account_ids: [ids.a, bare] });
+    expect(pre.statusCode).toBe(200);
+    expect(pre.json().template_problem).toContain('no tiene aprobada la plantilla');
+    const twice = await post('/api/campaigns', { ...base, whatsapp_account_ids: [ids.a, ids.a] });
+    expect(twice.statusCode).toBe(400);
+  });
+});
+
+describe('a member scoped to some numbers', () => {
+  it('cannot name a number outside the scope in the list: 404, as for a number that does not exist', async () => {
+    const w = bed.worlds[0];
+    const scoped = await bed.t.addMember(bed.userId, 'campaign_manager', { whatsapp_account_ids: [ids.a], kommo_account_ids: [w.kommoAccountId] });
+    const body = { name: 'Fuera', kommo_account_id: w.kommoAccountId, whatsapp_account_id: ids.a, template_id: w.templateId, filters: {} };
+    const res = await bed.t.app.inject({ method: 'POST', url: '/api/campaigns', headers: scoped.headers, payload: { ...body, whatsapp_account_ids: [ids.a, ids.b] } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('Cuenta de WhatsApp no encontrada');
+    const own = await bed.t.app.inject({ method: 'POST', url: '/api/campaigns', headers: scoped.headers, payload: { ...body, whatsapp_account_ids: [ids.a] } });
+    expect(own.statusCode, own.body).toBe(201);
+  });
+});
+
+describe('a sticky number per person', () => {
+  let first: Campaign;
+
+  it('sends each person from the number they last wrote to or were sent from, the rest by weighted hash', async () => {
+    const keys = await rowsOf<{ kommo_id: number; phone_key: string }>(
+      db(),
+      sql`select kommo_id, phone_key from contacts where account_id = ${bed.worlds[0].kommoAccountId} order by kommo_id`,
+    );
+    const keyOf = (i: number) => keys.find((k) => Number(k.kommo_id) === i)!.phone_key;
+    // Person 1 wrote to C yesterday; persons 10, 20 … 60 (tag vip) were sent an earlier campaign from B.
+    await db().execute(sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, from_phone_key, type, body, sent_at)
+      values (${bed.userId}, ${ids.c}, 'wamid.in-1', ${keyOf(1)}, 'text', 'Hola', now() - interval '1 day')`);
+    const earlier = await bed.launch(1, { tags: ['vip'] }, 'Anterior desde B');
+    await waitFor(() => bed.campaign(earlier.id), (c) => c.status === 'completed', 20_000, 'earlier campaign');
+    bed.sim.reset();
+
+    first = await createMulti('Sticky', [ids.a, ids.b, ids.c]);
+    const started = await startCampaign(bed.t.ctx, bed.userId, first.id);
+    expect(started.status).toBe('sending');
+    const done = await waitFor(() => bed.campaign(first.id), (c) => c.status === 'completed' && c.pending_count === 0, 20_000, 'multi completed');
+    // On a busy machine some answers time out: those people are `unknown`, never sent again.
+    expect(done.messages_sent + done.unknown_count + done.failed_count).toBe(60);
+
+    const rows = await assignment(first.id);
+    const byKey = new Map(rows.map((r) => [r.phone_key, r.account]));
+    expect(byKey.get(keyOf(1))).toBe(ids.c);
+    for (const i of [10, 20, 30, 40, 50, 60]) expect(byKey.get(keyOf(i)), `person ${i}`).toBe(ids.b);
+    // The rest by rate: C (40/s) about half, A and B (20/s) about a quarter each.
+    const per = { a: 0, b: 0, c: 0 };
+    for (const r of rows) per[r.account === ids.a ? 'a' : r.account === ids.b ? 'b' : 'c']++;
+    expect(per.a + per.b + per.c).toBe(60);
+    for (const n of Object.values(per)) expect(n).toBeGreaterThan(3);
+    expect(per.c).toBeGreaterThan(per.a);
+    expectSentFromTheirNumber(first.id, rows);
+    for (const r of rows) numberOf.set(r.phone_key, String(r.account));
+
+    // The campaign's screen: each number's progress.
+    expect(done.numbers!.map((n) => [n.whatsapp_account_id, n.assigned, n.waiting])).toEqual([
+      [ids.a, per.a, 0],
+      [ids.b, per.b, 0],
+      [ids.c, per.c, 0],
+    ]);
+    // Each recipient says its number.
+    const page = await bed.t.app.inject({ method: 'GET', url: `/api/campaigns/${first.id}/messages?limit=200`, headers: bed.headers });
+    const messages = page.json().messages as Array<{ phone: string; whatsapp_account_id: number }>;
+    expect(new Set(messages.map((m) => m.whatsapp_account_id))).toEqual(new Set([ids.a, ids.b, ids.c]));
+  });
+
+  it('keeps every person on the same number in a follow-up, even when the weights changed', async () => {
+    // Were people placed again by hash, the new weights would move most of them.
+    await db().execute(sql`update whatsapp_accounts set rate_per_second = 200 where id = ${ids.a}`);
+    try {
+      const res = await post(`/api/campaigns/${first.id}/follow-up`, { group: 'not_replied' });
+      expect(res.statusCode, res.body).toBe(201);
+      const follow = res.json() as Campaign;
+      expect(follow.whatsapp_account_ids).toEqual([ids.a, ids.b, ids.c]);
+      bed.sim.reset();
+      await startCampaign(bed.t.ctx, bed.userId, follow.id);
+      await waitFor(() => bed.campaign(follow.id), (c) => c.status === 'completed', 20_000, 'follow-up completed');
+      const rows = await assignment(follow.id);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(String(r.account), r.phone_key).toBe(numberOf.get(r.phone_key));
+      expectSentFromTheirNumber(follow.id, rows);
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set rate_per_second = 20 where id = ${ids.a}`);
+    }
+  });
+});
+
+describe('a number that turns red mid-campaign', () => {
+  it('takes no sends: its people wait and are shown, the other numbers go on, nobody changes number', async () => {
+    // Slow lanes, so B is still sending when it turns red.
+    await db().execute(sql`update whatsapp_accounts set rate_per_second = 4 where id in (${ids.a}, ${ids.b}, ${ids.c})`);
+    try {
+      // People not tied to a number yet: the other Kommo account's contacts.
+      const w = bed.worlds[1];
+      const res = await post('/api/campaigns', {
+        name: 'Rojo a mitad',
+        kommo_account_id: w.kommoAccountId,
+        whatsapp_account_id: ids.b,
+        whatsapp_account_ids: [ids.b, ids.a, ids.c],
+        template_id: w.templateId,
+        filters: {},
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const c = res.json() as Campaign;
+      await startCampaign(bed.t.ctx, bed.userId, c.id);
+      await waitFor(() => Promise.resolve(sentFrom(B.phoneNumberId, c.id)), (n) => n >= 2, 10_000, 'B sending');
+      // B turns red (as the number's check stores Meta's quality_rating).
+      await db().execute(sql`update whatsapp_accounts set quality_rating = 'RED' where id = ${ids.b}`);
+      await new Promise((r) => setTimeout(r, 1_500));
+      const bAtRed = sentFrom(B.phoneNumberId, c.id);
+      const rows = await assignment(c.id);
+      const onB = rows.filter((r) => r.account === ids.b).length;
+      const onOthers = rows.length - onB;
+      // A and C finish their people; B's wait.
+      await waitFor(
+        () => rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaign_recipients
+          where campaign_id = ${c.id} and whatsapp_account_id <> ${ids.b} and status in ('pending', 'sending')`),
+        (r) => Number(r[0].n) === 0,
+        30_000,
+        'A and C done',
+      );
+      const waiting = await bed.campaign(c.id);
+      expect(waiting.status).toBe('sending');
+      expect(waiting.pause_reason).toBeNull();
+      const b = waiting.numbers!.find((n) => n.whatsapp_account_id === ids.b)!;
+      expect(b.blocked_reason).toBe('Calidad baja (RED)');
+      expect(b.waiting).toBe(b.pending);
+      expect(b.waiting).toBeGreaterThan(0);
+      expect(b.assigned).toBe(onB);
+      expect(b.sent + b.waiting).toBeLessThanOrEqual(onB);
+      expect(sentFrom(B.phoneNumberId, c.id)).toBe(bAtRed);
+      const others = waiting.numbers!.filter((n) => n.whatsapp_account_id !== ids.b);
+      expect(others.reduce((s, n) => s + n.assigned, 0)).toBe(onOthers);
+      expect(others.every((n) => n.pending === 0 && n.waiting === 0 && n.blocked_reason === null)).toBe(true);
+      // Back to green: B's people go out from B, and nobody was sent from two numbers.
+      await db().execute(sql`update whatsapp_accounts set quality_rating = 'GREEN' where id = ${ids.b}`);
+      await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'completed after green');
+      const after = await assignment(c.id);
+      expect(after.map((r) => r.account)).toEqual(rows.map((r) => r.account));
+      expectSentFromTheirNumber(c.id, after);
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set rate_per_second = 20 where id in (${ids.a}, ${ids.b})`);
+      await db().execute(sql`update whatsapp_accounts set rate_per_second = 40 where id = ${ids.c}`);
+    }
+  });
+});
