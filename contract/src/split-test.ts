@@ -83,6 +83,8 @@ const armSchema = z.object({
   rate: z.number().nullable(),
   ci_low: z.number().nullable(),
   ci_high: z.number().nullable(),
+  /** The arm's real cost in USD: its delivered messages priced with the rate card (as the campaign's). */
+  cost: z.number(),
 });
 export type SplitArm = z.infer<typeof armSchema>;
 

@@ -246,6 +246,13 @@ describe('a split test ("Prueba A/B")', () => {
     expect(a[0].recipients + a[1].recipients).toBe(CONTACTS);
     expect(a[1].recipients).toBeGreaterThan(result.test_arms[1].sent);
     expect(done.split_test!.waiting).toBe(0);
+    // Each arm's cost is its delivered messages priced as the campaign's: the arms add up to it.
+    const real = await waitFor(() => bed.campaign(c.id), (x) => x.delivered_count === CONTACTS, 15_000, 'all delivered');
+    const arms = real.split_test!.arms;
+    expect(real.actual_cost!.total).toBeGreaterThan(0);
+    expect(arms[0].cost).toBeGreaterThan(0);
+    expect(arms[1].cost).toBeGreaterThan(arms[0].cost);
+    expect(arms[0].cost + arms[1].cost).toBeCloseTo(real.actual_cost!.total, 6);
     // Deciding again changes nothing.
     expect(await decideSplitTest(bed.t.ctx.db, c.id)).toBe(false);
     // The recipients' page and the export say each row's variant.

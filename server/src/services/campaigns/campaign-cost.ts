@@ -44,6 +44,7 @@ export function priceOfMessage(
 }
 
 interface Group {
+  variant?: number | string | null;
   category: string | null;
   type: string | null;
   model: string | null;
@@ -69,15 +70,7 @@ export async function campaignCost(
   userId: number,
   campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
 ): Promise<CampaignCost> {
-  const groups = await rowsOf<Group>(
-    db,
-    sql`select pricing_category as category, pricing_type as type, pricing_model as model, country,
-          case when country is null then min(coalesce(phone, bsuid)) end as sample,
-          to_char(coalesce(sent_at, delivered_at, read_at) at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
-        from campaign_recipients
-        where campaign_id = ${campaign.id} and user_id = ${userId} and status in ('delivered', 'read')
-        group by 1, 2, 3, 4, 6, case when country is null then left(phone_key, 4) end`,
-  );
+  const groups = await deliveredGroups(db, userId, campaign.id, false);
   const index = new RateIndex((await loadRateCard(db, userId)).rates);
   const lines = new Map<string, CostLine & { micros: number }>();
   const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
@@ -108,6 +101,40 @@ export async function campaignCost(
       .map(({ micros: _micros, ...line }) => line),
     estimate: await estimateOf(db, userId, campaign),
   };
+}
+
+/**
+ * The campaign's delivered messages grouped by what prices them (Meta's `pricing`, the country or
+ * a sample phone to find it, the send day), and by split-test arm when `perVariant`.
+ */
+function deliveredGroups(db: Db, userId: number, campaignId: number, perVariant: boolean): Promise<Group[]> {
+  return rowsOf<Group>(
+    db,
+    sql`select pricing_category as category, pricing_type as type, pricing_model as model, country,
+          case when country is null then min(coalesce(phone, bsuid)) end as sample,
+          to_char(coalesce(sent_at, delivered_at, read_at) at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n,
+          ${perVariant ? sql`variant` : sql`null::smallint`} as variant
+        from campaign_recipients
+        where campaign_id = ${campaignId} and user_id = ${userId} and status in ('delivered', 'read')
+        group by 1, 2, 3, 4, 6, case when country is null then left(phone_key, 4) end${perVariant ? sql`, variant` : sql``}`,
+  );
+}
+
+/**
+ * A split test's real cost per arm ("Prueba A/B"): each arm's delivered messages priced as
+ * `campaignCost` prices them (USD, arm index → total; only "Con cargo" lines add up).
+ */
+export async function costPerVariant(db: Db, userId: number, campaignId: number): Promise<Map<number, number>> {
+  const groups = await deliveredGroups(db, userId, campaignId, true);
+  const index = new RateIndex((await loadRateCard(db, userId)).rates);
+  const micros = new Map<number, number>();
+  for (const g of groups) {
+    if (g.variant === null || g.variant === undefined) continue;
+    const country = g.country ?? (g.sample ? countryOfRecipient(g.sample) : null);
+    const price = priceOfMessage(index, { ...g, country });
+    micros.set(Number(g.variant), (micros.get(Number(g.variant)) ?? 0) + price.micros * Number(g.n));
+  }
+  return new Map([...micros].map(([variant, m]) => [variant, m / 1_000_000]));
 }
 
 async function estimateOf(

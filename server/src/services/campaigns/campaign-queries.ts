@@ -66,7 +66,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
   }
   campaign.approval = await approvalView(db, row);
   campaign.automation = await automationView(db, row);
-  campaign.split_test = await splitTestView(db, row);
+  campaign.split_test = await splitTestView(db, userId, row);
   return campaign;
 }
 

@@ -5,6 +5,7 @@ import type { SplitTestConfig } from '../../db/schema/campaigns';
 import type { SplitResult } from '@masivo/contract/split-test';
 import { rowsOf } from '../../db/sql';
 import { wilsonInterval } from '../../lib/stats/two-proportion';
+import { costPerVariant } from './campaign-cost';
 import { allArms, armCounts, successesOf } from './split-test-arms';
 
 /**
@@ -13,11 +14,13 @@ import { allArms, armCounts, successesOf } from './split-test-arms';
  */
 export async function splitTestView(
   db: Db,
+  userId: number,
   row: { id: number; splitTest: SplitTestConfig | null; splitDecideAt: Date | null; splitResult: SplitResult | null },
 ): Promise<SplitTestView | null> {
   const config = row.splitTest;
   if (!config) return null;
   const arms = allArms(await armCounts(db, row.id, true), config.variants.length);
+  const costs = await costPerVariant(db, userId, row.id);
   const [waiting] = await rowsOf<{ n: number }>(
     db,
     sql`select count(*)::int as n from campaign_recipients where campaign_id = ${row.id} and variant is null and status = 'pending'`,
@@ -47,6 +50,7 @@ export async function splitTestView(
         rate: a.sent > 0 ? successes / a.sent : null,
         ci_low: ci?.low ?? null,
         ci_high: ci?.high ?? null,
+        cost: costs.get(i) ?? 0,
       };
     }),
     result: row.splitResult ?? null,

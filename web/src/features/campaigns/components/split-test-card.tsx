@@ -5,6 +5,7 @@ import { StackedItem, StackedList, TableScroll } from '@/components/ui/data-list
 import { TableHead } from '@/components/ui/table-head';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { formatDateTime, formatNumber } from '@/lib/format';
+import { usd } from './preflight-panel';
 
 /** Meta's block reasons (TOP_BLOCK_REASON), in Spanish. */
 const BLOCK_REASON_LABELS: Record<string, string> = {
@@ -99,6 +100,7 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                 { label: 'Respuestas', value: formatNumber(a.replied) },
                 { label: 'Toques', value: formatNumber(a.tapped) },
                 { label: 'Clics', value: a.clicked === null ? 'no disponible' : formatNumber(a.clicked) },
+                { label: 'Costo (USD)', value: usd(a.cost) },
                 { label: 'IC 95 %', value: interval(a), wide: true },
                 ...(blockRates ? [{ label: 'Bloqueos (Meta)', value: blocks(a), wide: true }] : []),
               ]}
@@ -117,6 +119,7 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                 'Respuestas',
                 'Toques',
                 'Clics',
+                'Costo (USD)',
                 'Tasa',
                 'IC 95 %',
                 ...(blockRates ? ['Bloqueos (Meta)'] : []),
@@ -138,6 +141,7 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
                   <td className="px-4 py-3 text-gray-700">{formatNumber(a.replied)}</td>
                   <td className="px-4 py-3 text-gray-700">{formatNumber(a.tapped)}</td>
                   <td className="px-4 py-3 whitespace-nowrap text-gray-700">{a.clicked === null ? 'no disponible' : formatNumber(a.clicked)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap text-gray-700">{usd(a.cost)}</td>
                   <td className="px-4 py-3 font-semibold whitespace-nowrap text-gray-900">{pct(a.rate)}</td>
                   <td className="px-4 py-3 whitespace-nowrap text-gray-700">{interval(a)}</td>
                   {blockRates && <td className="px-4 py-3 whitespace-nowrap text-gray-700">{blocks(a)}</td>}
