@@ -82,11 +82,14 @@ describe('«Enviar también desde» on the campaign form', () => {
     await waitFor(() => expect(sur.disabled).toBe(false));
     await user.click(sur);
     expect(within(group).getByText('2 números · hasta 120 mensajes por segundo entre todos.')).toBeTruthy();
+    // The pre-flight checks every number too (asked once the form stops changing).
+    await waitFor(
+      () => expect(api.bodies('POST /api/campaigns/preflight').some((b) => JSON.stringify((b as { whatsapp_account_ids?: number[] }).whatsapp_account_ids) === '[1,5]')).toBe(true),
+      { timeout: 5_000 },
+    );
     await user.click(screen.getByRole('button', { name: 'Crear Campaña' }));
     await waitFor(() => expect(api.bodies('POST /api/campaigns')).toHaveLength(1));
     expect(api.bodies('POST /api/campaigns')[0]).toMatchObject({ whatsapp_account_id: 1, whatsapp_account_ids: [1, 5], template_id: 11 });
-    // The pre-flight checks every number too.
-    await waitFor(() => expect(api.bodies('POST /api/campaigns/preflight').some((b) => JSON.stringify((b as { whatsapp_account_ids?: number[] }).whatsapp_account_ids) === '[1,5]')).toBe(true));
   });
 });
 

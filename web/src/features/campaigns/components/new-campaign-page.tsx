@@ -166,7 +166,12 @@ function CampaignFormPage({ campaign }: { campaign?: Campaign }) {
       try {
         await updateCampaign(campaign.id, {
           ...toUpdatePayload(values, filter, hours, { fixedList, scheduledBefore: initial.scheduled_local as string }),
-          whatsapp_account_ids: whatsappAccountId ? [whatsappAccountId, ...moreNumbers] : undefined,
+          // Only a campaign with several numbers (now or before the edit) says its list; a
+          // one-number campaign's edit stays the call it always was.
+          whatsapp_account_ids:
+            whatsappAccountId && (moreNumbers.length > 0 || (campaign.whatsapp_account_ids?.length ?? 0) > 1)
+              ? [whatsappAccountId, ...moreNumbers]
+              : undefined,
         });
         await qc.invalidateQueries({ queryKey: campaignsKeys.all });
         toast.success('Campaña actualizada exitosamente');
