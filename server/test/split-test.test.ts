@@ -317,6 +317,8 @@ describe("Meta's template comparison of a finished split test", () => {
   });
 
   it('asks once, after completion, when both arms passed 1,000 sends; says why not otherwise', async () => {
+    // The engine's scheduler asks too (on the simulator): stopped, so only this test's Graph answers.
+    await bed.engine.stop();
     const db = bed.t.ctx.db;
     const w = bed.worlds[0];
     await db.execute(sql`update templates set meta_id = '5289179717853347' where id = ${w.templateId}`);
