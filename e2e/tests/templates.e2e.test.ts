@@ -188,7 +188,7 @@ describe('templates screen', () => {
     await text('Plantilla creada y enviada a Facebook para aprobación exitosamente');
     await dialog.waitFor({ state: 'detached' });
     const item = page.getByTestId('template-item').filter({ hasText: 'aviso_pedido' });
-    await item.getByText('marketing').waitFor();
+    await item.getByText('marketing', { exact: true }).waitFor();
     // Meta approves after review; the webhook reaches the list (it polls while pending).
     await item.getByText('Aprobada', { exact: true }).waitFor({ timeout: 30_000 });
     const atMeta = stack.whatsapp.templatesOf(NUMBER.wabaId).find((t) => t.name === 'aviso_pedido');
