@@ -61,9 +61,10 @@ async function oneSender(rate: number) {
 async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNumber: number, target: number) {
   const stack = await startStack(kind);
   try {
-    const perNumber = Math.round(ratePerNumber * SECONDS);
+    const audience = Math.round(ratePerNumber * SECONDS);
     const made = [];
-    for (let i = 0; i < numbers; i++) made.push(await addNumber(stack, ratePerNumber, perNumber));
+    for (let i = 0; i < numbers; i++) made.push(await addNumber(stack, ratePerNumber, audience));
+    const work0 = await workSoFar(stack, kind);
     const started = Date.now();
     const campaigns = [];
     const launches: number[] = [];
@@ -74,8 +75,13 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
     }
     const done = await waitCompleted(stack, campaigns.map((c) => c.id));
     const completedIn = (Date.now() - started) / 1000;
-    const all = (await Promise.all(made.map((m) => stack.sim.timestamps(m.phoneNumberId)))).flat().sort((a, b) => a - b);
+    const perNumber = await Promise.all(made.map((m) => stack.sim.timestamps(m.phoneNumberId)));
+    const all = perNumber.flat().sort((a, b) => a - b);
     const throughput = rateOf(all);
+    // While every number sends: from the last number's first send to the first number's last one.
+    const from = Math.max(...perNumber.map((t) => t[0]));
+    const to = Math.min(...perNumber.map((t) => t.at(-1)!));
+    const overlap = all.filter((t) => t >= from && t <= to).length / ((to - from) / 1000);
     const windows = await Promise.all(made.map((m) => stack.sim.maxInAnyWindow(m.phoneNumberId, 1000)));
     const label = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
     report(
@@ -84,6 +90,9 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
       `≥ ${fmt(target)}`,
       throughput >= target,
     );
+    report(`  while all ${numbers} send (${fmt((to - from) / 1000, 1)} s)`, `${fmt(overlap)} msg/s aggregate`, '', null);
+    report(`  per number`, perNumber.map((t) => `${fmt(rateOf(t))}/s`).join(', '), `${fmt(ratePerNumber)} each`, null);
+    report(`  first sends after the first number's`, perNumber.map((t) => `${fmt(t[0] - perNumber[0][0])} ms`).join(', '), '', null);
     // Each start freezes its audience while the numbers started before it already send.
     report(`  each start, freeze included (${label})`, launches.map((ms) => `${fmt(ms)} ms`).join(', '), '', null);
     report(`  start to all completed (${label})`, `${fmt(completedIn, 1)} s (${fmt(all.length / completedIn)} msg/s)`, '', null);
@@ -94,12 +103,44 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
     const final = await Promise.all(done.map((c) => getCampaign(stack.database.db, stack.userId, c.id)));
     const sent = final.reduce((a, c) => a + c.messages_sent, 0);
     const delivered = final.reduce((a, c) => a + c.delivered_count, 0);
+    const work = perMessage(work0, await workSoFar(stack, kind), all.length);
+    report(`  work per message (${label})`, work, '', null);
     const dups = await stack.sim.duplicates();
     report(`  sent / delivered counted (${label})`, `${fmt(sent)} / ${fmt(delivered)}`, `${fmt(all.length)} each`, sent === all.length && delivered === all.length);
     report(`  duplicates (${label})`, fmt(dups.length), '0', dups.length === 0);
   } finally {
     await stack.close();
   }
+}
+
+interface Work { cpu: NodeJS.CpuUsage; db: Record<string, number> | null }
+
+/**
+ * What the run cost, counted rather than timed (so a busy machine does not change it): this
+ * process's CPU (the API taking the webhooks, the engine) and, on PostgreSQL, the database's
+ * own counters (buffers touched, rows written, transactions).
+ */
+async function workSoFar(stack: Awaited<ReturnType<typeof startStack>>, kind: 'postgres' | 'pglite'): Promise<Work> {
+  const cpu = process.cpuUsage();
+  if (kind !== 'postgres') return { cpu, db: null };
+  // The statistics of other backends reach the shared counters within a second of their last transaction.
+  await new Promise((r) => setTimeout(r, 1_100));
+  const [db] = await rowsOf<Record<string, number>>(
+    stack.database.db,
+    sql`select blks_hit + blks_read as buffers, tup_inserted + tup_updated + tup_deleted as rows_written, xact_commit as commits
+        from pg_stat_database where datname = current_database()`,
+  );
+  return { cpu, db };
+}
+
+function perMessage(a: Work, b: Work, messages: number): string {
+  const cpuUs = (b.cpu.user + b.cpu.system - a.cpu.user - a.cpu.system) / messages;
+  const parts = [`${fmt(cpuUs)} µs CPU here`];
+  if (a.db && b.db) {
+    const d = (k: string) => (Number(b.db![k]) - Number(a.db![k])) / messages;
+    parts.push(`${fmt(d('buffers'), 1)} buffers`, `${fmt(d('rows_written'), 2)} rows written`, `${fmt(d('commits'), 3)} commits`);
+  }
+  return parts.join(', ');
 }
 
 /** One campaign across several numbers of one portfolio, each paced at its own rate. */
