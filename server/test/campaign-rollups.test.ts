@@ -243,6 +243,7 @@ describe('the campaign-rollups job', () => {
       for (const id of allCampaigns()) before.set(id, await rollupOf(id));
       const failedIds: number[] = [];
       const pass = await foldChangedCampaigns(t.ctx.db, {
+        gap: 0,
         // About one fold in three dies, at any of its steps.
         onStep: (step) => {
           if (rand() < 0.07) throw new Aborted(step);
@@ -261,6 +262,7 @@ describe('the campaign-rollups job', () => {
         const ctl = new AbortController();
         let folds = 0;
         const partial = await foldChangedCampaigns(t.ctx.db, {
+          gap: 0,
           signal: ctl.signal,
           onStep: (step) => {
             if (step === 'failures' && ++folds >= 1) ctl.abort();
@@ -334,6 +336,7 @@ describe('the campaign-rollups job', () => {
     ).rejects.toBeInstanceOf(Aborted);
     expect(await rollupOf(id)).toEqual(before);
     const pass = await foldChangedCampaigns(t.ctx.db, {
+      gap: 0,
       onStep: () => {
         throw new Aborted('x');
       },
@@ -344,6 +347,29 @@ describe('the campaign-rollups job', () => {
     expect(passAfter).toEqual(passBefore);
     await foldRollups(t.ctx.db);
     expect(await rollupOf(id)).toEqual(await recount(id));
+  });
+
+  it('folds a campaign again only after a few times its last fold, and says its figures are as of that fold meanwhile', async () => {
+    await foldRollups(t.ctx.db);
+    const owner = owners[1]!;
+    const [slow, quick] = campaignsOf.get(owner)!;
+    // As if the last fold of `slow` had taken a minute (a very big campaign).
+    await t.ctx.db.execute(sql`update campaign_rollups set fold_ms = 60000 where campaign_id = ${slow}`);
+    const [{ at: slowFold }] = await rowsOf<{ at: string }>(t.ctx.db, sql`select to_json(folded_at)#>>'{}' as at from campaign_rollups where campaign_id = ${slow}`);
+    await new Promise((res) => setTimeout(res, 20));
+    await addRecipients(slow!, owner, 2);
+    await addRecipients(quick!, owner, 2);
+    const pass = await foldChangedCampaigns(t.ctx.db);
+    expect(pass.folded).toBe(1);
+    expect(await rollupOf(quick!)).toEqual(await recount(quick!));
+    expect(await rollupOf(slow!)).not.toEqual(await recount(slow!));
+    // The moved campaign is shown as of its own fold, not of the pass that skipped it.
+    const stats = await campaignStats(t.ctx.db, owner, slow!, {});
+    expect(Date.parse(stats.folded_at!)).toBe(Date.parse(slowFold!));
+    expect(Date.parse((await campaignStats(t.ctx.db, owner, quick!, {})).folded_at!)).toBeGreaterThan(Date.parse(slowFold!));
+    expect(Date.parse((await dashboardActivity(t.ctx.db, owner, {})).folded_at!)).toBe(Date.parse(slowFold!));
+    await foldRollups(t.ctx.db);
+    expect(await rollupOf(slow!)).toEqual(await recount(slow!));
   });
 
   it('runs on the job runner, once across processes, and keeps the charts current', async () => {

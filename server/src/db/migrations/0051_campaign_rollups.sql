@@ -5,7 +5,8 @@
 -- transaction. New, empty tables only: seconds on any database.
 
 -- One row per folded campaign: the funnel, the first and last event (the timeline's span), the
--- campaign's change mark the fold saw, and when it was folded.
+-- campaign's change mark the fold saw, when it was folded and how long the fold took (a campaign
+-- is folded again only after a few times that: the job's share of the database stays bounded).
 create table if not exists campaign_rollups (
   campaign_id integer primary key references campaigns(id) on delete cascade,
   user_id integer not null,
@@ -17,7 +18,8 @@ create table if not exists campaign_rollups (
   first_at timestamptz,
   last_at timestamptz,
   source_mark text not null,
-  folded_at timestamptz not null
+  folded_at timestamptz not null,
+  fold_ms integer not null default 0
 );
 create index if not exists campaign_rollups_user_idx on campaign_rollups (user_id);
 

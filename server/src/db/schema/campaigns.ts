@@ -242,6 +242,8 @@ export const campaignRollups = pgTable('campaign_rollups', {
   lastAt: timestamp('last_at', { withTimezone: true }),
   sourceMark: text('source_mark').notNull(),
   foldedAt: timestamp('folded_at', { withTimezone: true }).notNull(),
+  /** How long its last fold took: the campaign is folded again only after FOLD_GAP times that. */
+  foldMs: integer('fold_ms').notNull().default(0),
 });
 
 /** 0051: the timeline per campaign and UTC minute. */

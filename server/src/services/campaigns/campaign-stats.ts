@@ -4,7 +4,7 @@ import { STATS_BUCKET_MINUTES, STATS_MAX_POINTS, type CampaignStats, type Campai
 import type { Db } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
 import { loadCampaignRow } from './campaign-queries';
-import { foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
+import { asOfSql, foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
 
 const MINUTE = 60_000;
 const DAY_MINUTES = 1440;
@@ -59,8 +59,9 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
   const [t] = await rowsOf<Totals>(
     source,
     sql`select r.attempted, r.sent, r.delivered, r.read, r.replied, ${isoOf(sql`r.first_at`)} as first, ${isoOf(sql`r.last_at`)} as last,
-          ${isoOf(sql`greatest(r.folded_at, p.passed_at)`)} as folded_at
-        from campaign_rollups r left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
+          ${isoOf(asOfSql)} as folded_at
+        from campaign_rollups r join campaigns c on c.id = r.campaign_id
+        left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
         where r.campaign_id = ${id} and r.user_id = ${userId}::int`,
   );
   const totals = t ?? { attempted: 0, sent: 0, delivered: 0, read: 0, replied: 0, first: null, last: null, folded_at: null };
