@@ -134,6 +134,12 @@ export async function foldCampaign(db: Db, campaignId: number, opts: FoldOptions
  */
 export const FOLD_GAP = 3;
 
+/**
+ * A campaign that is sending is folded at most this often: its fold reads the pages the sender's
+ * writers are updating, and on a machine the senders saturate every such read is taken from them.
+ */
+export const SENDING_FOLD_EVERY_MS = 30_000;
+
 /** The campaigns whose recipients may have moved since their last fold (or never folded) and are due, oldest id first. */
 export async function campaignsToFold(db: Db, opts: { gap?: number } = {}): Promise<{ ids: number[]; at: string }> {
   const gap = opts.gap ?? FOLD_GAP;
@@ -144,7 +150,8 @@ export async function campaignsToFold(db: Db, opts: { gap?: number } = {}): Prom
           select c.id from campaigns c left join campaign_rollups r on r.campaign_id = c.id
           where r.campaign_id is null
             or (r.source_mark <> ${changeMark(sql`c`)}
-              ${gap > 0 ? sql`and r.folded_at <= now() - make_interval(secs => r.fold_ms * ${gap + 1}::int / 1000.0)` : sql``})
+              ${gap > 0 ? sql`and r.folded_at <= now() - make_interval(secs => r.fold_ms * ${gap + 1}::int / 1000.0)
+                and (c.status <> 'sending' or r.folded_at <= now() - make_interval(secs => ${SENDING_FOLD_EVERY_MS / 1000}::int))` : sql``})
         ) x on true
         order by x.id`,
   );
