@@ -383,6 +383,16 @@ describe('the campaign-rollups job', () => {
     expect((await foldChangedCampaigns(t.ctx.db)).folded).toBe(1);
     expect(await rollupOf(sending)).toEqual(await recount(sending));
     await t.ctx.db.execute(sql`update campaigns set status = 'completed' where id = ${sending}`);
+    // One started a moment ago and never folded: not before 30 s from its start either.
+    const fresh = await insertCampaign(owner, numbers.get(owner)![1]!);
+    await t.ctx.db.execute(sql`update campaigns set status = 'sending', started_at = now() where id = ${fresh}`);
+    await addRecipients(fresh, owner, 3);
+    expect((await foldChangedCampaigns(t.ctx.db)).folded).toBe(0);
+    await t.ctx.db.execute(sql`update campaigns set started_at = now() - interval '31 seconds' where id = ${fresh}`);
+    expect((await foldChangedCampaigns(t.ctx.db)).folded).toBe(1);
+    expect(await rollupOf(fresh)).toEqual(await recount(fresh));
+    await t.ctx.db.execute(sql`update campaigns set status = 'completed' where id = ${fresh}`);
+    campaignsOf.get(owner)!.push(fresh);
   });
 
   it('runs on the job runner, once across processes, and keeps the charts current', async () => {

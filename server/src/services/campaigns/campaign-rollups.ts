@@ -135,8 +135,9 @@ export async function foldCampaign(db: Db, campaignId: number, opts: FoldOptions
 export const FOLD_GAP = 3;
 
 /**
- * A campaign that is sending is folded at most this often: its fold reads the pages the sender's
- * writers are updating, and on a machine the senders saturate every such read is taken from them.
+ * A campaign that is sending is folded at most this often (counted from its start when never
+ * folded; a viewer's request folds a never-folded one on demand): its fold reads the pages the
+ * sender's writers are updating, and on a machine the senders saturate that time is theirs.
  */
 export const SENDING_FOLD_EVERY_MS = 30_000;
 
@@ -148,7 +149,8 @@ export async function campaignsToFold(db: Db, opts: { gap?: number } = {}): Prom
     sql`select x.id, ${isoOf(sql`now()`)} as at from (select 1) one
         left join (
           select c.id from campaigns c left join campaign_rollups r on r.campaign_id = c.id
-          where r.campaign_id is null
+          where (r.campaign_id is null
+              ${gap > 0 ? sql`and (c.status <> 'sending' or c.started_at is null or c.started_at <= now() - make_interval(secs => ${SENDING_FOLD_EVERY_MS / 1000}::int))` : sql``})
             or (r.source_mark <> ${changeMark(sql`c`)}
               ${gap > 0 ? sql`and r.folded_at <= now() - make_interval(secs => r.fold_ms * ${gap + 1}::int / 1000.0)
                 and (c.status <> 'sending' or r.folded_at <= now() - make_interval(secs => ${SENDING_FOLD_EVERY_MS / 1000}::int))` : sql``})
