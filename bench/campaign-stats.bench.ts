@@ -1,6 +1,8 @@
 /**
  * The charts: a campaign's stats (timeline, funnel, failures by code) and the
- * dashboard's 30 days per number, on PostgreSQL, with
+ * dashboard's 30 days per number, on PostgreSQL. Since 0051 both read rollups: the first call
+ * folds every campaign never folded (on demand), the timed runs read the rollups (the figures at
+ * 10,000,000 sends and the fold's cost are dashboard.bench.ts's). With
  *   - a campaign of 100,000 recipients (target p95 < 300 ms for its stats);
  *   - beside it, 4 more campaigns of the same tenant in the last 30 days, 2 older ones (60 and
  *     120 days ago) and 2 of another tenant, 100,000 recipients each (dashboard target p95 < 300 ms).

@@ -11,7 +11,7 @@
  *     each, the simulator enforcing each number's throughput: aggregate msg/s (target ≥ 3,900),
  *     130429 refusals (0) and people sent more than once or from two numbers (0).
  *
- *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,pause,multi] [--seconds 12] [--pglite-rate 250]
+ *   npx tsx bench/campaigns.bench.ts [--only rate,aggregate,pglite,pause,multi] [--seconds 12] [--pglite-rate 250] [--rollups]
  * (the audience freeze has its own bench: freeze.bench.ts)
  *
  * PostgreSQL databases are created for the run and dropped after it.
@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '12' },
     /** Per-number rate of the PGlite run (4 numbers). */
     'pglite-rate': { type: 'string', default: '250' },
+    /** Run the charts' rollup job beside the engine, as a worker process does (multi only). */
+    rollups: { type: 'boolean', default: false },
   },
 });
 const ONLY = new Set(args.only.split(','));
@@ -145,7 +147,7 @@ function perMessage(a: Work, b: Work, messages: number): string {
 
 /** One campaign across several numbers of one portfolio, each paced at its own rate. */
 async function multi(numbers: number, ratePerNumber: number, target: number) {
-  const stack = await startStack('postgres');
+  const stack = await startStack('postgres', { rollups: args.rollups });
   try {
     const people = Math.round(numbers * ratePerNumber * SECONDS);
     const { world, accountIds, phoneNumberIds } = await addPortfolioNumbers(stack, numbers, ratePerNumber, people);
@@ -157,12 +159,13 @@ async function multi(numbers: number, ratePerNumber: number, target: number) {
     const all = perNumber.flat().sort((a, b) => a - b);
     const throughput = rateOf(all);
     report(
-      `one campaign × ${numbers} numbers × ${ratePerNumber} msg/s (${fmt(all.length)} msgs, PostgreSQL)`,
+      `one campaign × ${numbers} numbers × ${ratePerNumber} msg/s (${fmt(all.length)} msgs, PostgreSQL${args.rollups ? ', rollup job running' : ''})`,
       `${fmt(throughput)} msg/s aggregate`,
       `≥ ${fmt(target)}`,
       throughput >= target,
     );
     report(`  per number`, perNumber.map((t) => `${fmt(t.length)} at ${fmt(rateOf(t))}/s`).join(', '), '', null);
+    if (args.rollups) report(`  rollup job passes while sending`, stack.rollupPasses.map((p) => fmt(p)).join(', ') + ' ms', '', null);
     report(`  start, freeze and assignment included`, `${fmt(seconds * 1000)} ms`, '', null);
     report(`  start to completed`, `${fmt(completedIn, 1)} s (${fmt(all.length / completedIn)} msg/s)`, '', null);
     const stats = await stack.sim.control<{ numbers: Array<{ phoneNumberId: string; throughputErrors: number }> }>('GET', '/stats');

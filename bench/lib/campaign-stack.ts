@@ -10,6 +10,8 @@ import { createContext, type AppContext } from '../../server/src/context';
 import type { Database } from '../../server/src/db/client';
 import { jsonParam, rowsOf } from '../../server/src/db/sql';
 import { startCampaignEngine, type CampaignEngine } from '../../server/src/engine/campaigns/index';
+import { campaignRollups } from '../../server/src/engine/campaign-rollups';
+import { JobRunner } from '../../server/src/jobs/index';
 import { getCampaign } from '../../server/src/services/campaigns/campaign-queries';
 import { createCampaign } from '../../server/src/services/campaigns/create-campaign';
 import { startCampaign } from '../../server/src/services/campaigns/start-campaign';
@@ -26,10 +28,15 @@ export interface Stack {
   sim: RemoteWhatsAppSim;
   userId: number;
   close(): Promise<void>;
+  /** With `rollups`: each pass of the rollup job, in ms. */
+  rollupPasses: number[];
 }
 
-/** A scratch database (PostgreSQL or PGlite), the server listening for webhooks, the engine and the simulator. */
-export async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
+/**
+ * A scratch database (PostgreSQL or PGlite), the server listening for webhooks, the engine and the
+ * simulator; with `rollups`, also the job runner folding the charts' rollups every 5 s, as a worker runs it.
+ */
+export async function startStack(kind: 'postgres' | 'pglite', opts: { rollups?: boolean } = {}): Promise<Stack> {
   const sim = await startWhatsAppSimProcess({
     appSecret: WEBHOOK_SECRET,
     deliveryRate: 1,
@@ -55,13 +62,20 @@ export async function startStack(kind: 'postgres' | 'pglite'): Promise<Stack> {
     sql`insert into users (email, password_hash) values ('bench@example.com', 'x') returning id`,
   );
   const engine = startCampaignEngine(ctx, { leaseScanMs: 50 });
+  const rollupJob = campaignRollups(ctx);
+  const rollupPasses: number[] = [];
+  const timedJob = { ...rollupJob, run: async (signal: AbortSignal) => { const t = performance.now(); await rollupJob.run(signal); rollupPasses.push(performance.now() - t); } };
+  const runner = opts.rollups ? new JobRunner({ db: database.db, log: ctx.log, owner: 'bench' }).periodic(timedJob) : undefined;
+  await runner?.start();
   return {
     ctx,
     database,
     engine,
     sim,
     userId: Number(user.id),
+    rollupPasses,
     async close() {
+      await runner?.stop();
       await engine.stop();
       await app.close();
       await sim.close();

@@ -67,6 +67,11 @@ export const campaignStatsSchema = z.object({
   timeline: z.array(statsPointSchema),
   funnel: campaignFunnelSchema,
   failures: z.array(failureByCodeSchema),
+  /**
+   * When these figures were last brought up to date (ISO): the charts are read from rollups a
+   * background job folds from the recipients every few seconds, off the send path. Null: none yet.
+   */
+  folded_at: z.string().nullable(),
 });
 export type CampaignStats = z.infer<typeof campaignStatsSchema>;
 
@@ -112,6 +117,8 @@ export const dashboardActivitySchema = z.object({
   from: z.string(),
   to: z.string(),
   numbers: z.array(numberActivitySchema),
+  /** When these figures were last brought up to date (ISO; the oldest of the user's campaigns). Null: nothing folded yet. */
+  folded_at: z.string().nullable(),
 });
 export type DashboardActivity = z.infer<typeof dashboardActivitySchema>;
 

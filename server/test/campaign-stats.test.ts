@@ -219,7 +219,10 @@ describe('GET /api/campaigns/:id/stats', () => {
       timeline: [],
       funnel: { attempted: 0, sent: 0, delivered: 0, read: 0, replied: 0 },
       failures: [],
+      folded_at: expect.any(String),
     });
+    // Folded on demand a moment ago: the screen's "Datos actualizados hace …".
+    expect(Date.now() - Date.parse(body.folded_at!)).toBeLessThan(60_000);
   });
 
   it("answers 404 for another tenant's campaign and for a missing one", async () => {

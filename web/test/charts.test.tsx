@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { bucketLabel, formatPercent } from '../src/components/charts/chart-format';
+import { ageLabel } from '../src/components/charts/data-age';
 import { CampaignDetailPage } from '../src/features/campaigns/components/campaign-detail-page';
 import { activitySeries, activityTotals, ALL_NUMBERS } from '../src/features/dashboard/components/activity-series';
 import { DashboardPage } from '../src/features/dashboard/components/dashboard-page';
@@ -27,6 +28,7 @@ const STATS: CampaignStats = {
     { code: 131026, description: 'Mensaje no entregable: el número no tiene WhatsApp', count: 6 },
     { code: null, description: 'Sin código de Meta', count: 1 },
   ],
+  folded_at: null,
 };
 
 const day = (offset: number) => {
@@ -46,7 +48,11 @@ const ACTIVITY: DashboardActivity = {
     { whatsapp_account_id: 1, name: 'Ventas', phone: '+54 9 11 5555-0001', days: days((i) => (i === 29 ? { sent: 100, delivered: 80, read: 40, failed: 3 } : { sent: 0, delivered: 0, read: 0, failed: 0 })) },
     { whatsapp_account_id: 2, name: 'Soporte', phone: null, days: days((i) => (i === 29 ? { sent: 100, delivered: 100, read: 100, failed: 0 } : { sent: 0, delivered: 0, read: 0, failed: 0 })) },
   ],
+  folded_at: null,
 };
+
+/** The rollups' fold time as the API gives it: `ms` before the request. */
+const foldedAgo = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 let api: ApiStub;
 beforeEach(() => {
@@ -64,8 +70,8 @@ beforeEach(() => {
     'GET /api/kommo/accounts': () => ({ body: [] }),
     'GET /api/campaigns/1': () => ({ body: campaign({ id: 1, status: 'completed', started_at: '2026-03-02T10:00:00.000Z', total_recipients: 100, messages_sent: 100 }) }),
     'GET /api/campaigns/1/messages': () => ({ body: { messages: [], total: 0, page: 1, limit: 50 } }),
-    'GET /api/campaigns/1/stats': () => ({ body: STATS }),
-    'GET /api/dashboard/activity': () => ({ body: ACTIVITY }),
+    'GET /api/campaigns/1/stats': () => ({ body: { ...STATS, folded_at: foldedAgo(12_000) } }),
+    'GET /api/dashboard/activity': () => ({ body: { ...ACTIVITY, folded_at: foldedAgo(3 * 60_000 + 5_000) } }),
   });
 });
 
@@ -98,6 +104,8 @@ describe('campaign detail charts', () => {
 
     const asked = api.requests.find((r) => r.key === 'GET /api/campaigns/1/stats')!;
     expect(asked.url.searchParams.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    // The charts come from rollups folded every few seconds: their age is on screen.
+    expect(screen.getByTestId('data-age').textContent).toMatch(/^Datos actualizados hace 1[2-9] s$/);
   });
 
   it('says so when nothing was sent or failed yet', async () => {
@@ -144,6 +152,7 @@ describe('dashboard activity', () => {
     await userEvent.selectOptions(picker, '1');
     expect(within(volumes).getByText(/Ventas: 100 enviados, 80 entregados, 40 leídos y 3 fallidos/)).toBeTruthy();
     expect(within(rates).getByText(/: 80 %; tasa de lectura \(leídos \/ entregados\): 50 %/)).toBeTruthy();
+    expect(screen.getByTestId('data-age').textContent).toBe('Datos actualizados hace 3 min');
     const asked = api.requests.find((r) => r.key === 'GET /api/dashboard/activity')!;
     expect(asked.url.searchParams.get('days')).toBe('30');
     expect(asked.url.searchParams.get('tz')).toBeTruthy();
@@ -164,6 +173,12 @@ describe('chart helpers', () => {
     expect(all[29]).toEqual({ day: day(29), sent: 200, delivered: 180, read: 140, failed: 3, delivery_rate: 0.9, read_rate: 140 / 180 });
     expect(all[0]!.delivery_rate).toBeNull();
     expect(activityTotals(activitySeries(ACTIVITY, '2'))).toMatchObject({ sent: 100, delivery_rate: 1, read_rate: 1 });
+  });
+
+  it("says the charts' age in Spanish", () => {
+    const now = Date.parse('2026-03-02T10:00:00Z');
+    const ago = (ms: number) => ageLabel(new Date(now - ms).toISOString(), now);
+    expect([0, 12_000, 59_000, 60_000, 3_599_000, 7_200_000].map(ago)).toEqual(['hace 0 s', 'hace 12 s', 'hace 59 s', 'hace 1 min', 'hace 59 min', 'hace 2 h']);
   });
 
   it('names buckets and percentages in Spanish', () => {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { JobRunner, pruneFinishedJobs } from '../jobs/index';
+import { campaignRollups } from './campaign-rollups';
 import { activityRetention } from './activity-retention';
 import { dataRetention } from './data-retention';
 import { pruneIdempotencyKeys } from '../services/api-keys/idempotency';
@@ -31,6 +32,8 @@ const STARTERS: Starter[] = [
     runner.periodic(activityRetention(ctx));
     // Meta's events, inbound messages, set-aside inbox rows, finished write-back items: daily.
     runner.periodic(dataRetention(ctx));
+    // The charts' rollups, folded from the recipients off the send path every few seconds.
+    runner.periodic(campaignRollups(ctx));
     runner.periodic({ name: 'jobs-prune', everyMs: 3600_000, run: () => pruneFinishedJobs(ctx.db).then(() => undefined) });
     // The public API's kept answers (24 h) and finished rate windows.
     runner.periodic({ name: 'public-api-prune', everyMs: 3600_000, run: async () => void (await pruneIdempotencyKeys(ctx.db), await pruneRateWindows(ctx.db)) });

@@ -222,3 +222,74 @@ export const publicHolidayYears = pgTable(
   },
   (t) => [primaryKey({ columns: [t.country, t.year] })],
 );
+
+/**
+ * 0051: the charts' rollups, folded off the send path by the `campaign-rollups` job
+ * (services/campaigns/campaign-rollups.ts). One row per folded campaign: its funnel, the span
+ * of its events, the change mark it was folded at and when.
+ */
+export const campaignRollups = pgTable('campaign_rollups', {
+  campaignId: integer('campaign_id')
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull(),
+  attempted: integer('attempted').notNull().default(0),
+  sent: integer('sent').notNull().default(0),
+  delivered: integer('delivered').notNull().default(0),
+  read: integer('read').notNull().default(0),
+  replied: integer('replied').notNull().default(0),
+  firstAt: timestamp('first_at', { withTimezone: true }),
+  lastAt: timestamp('last_at', { withTimezone: true }),
+  sourceMark: text('source_mark').notNull(),
+  foldedAt: timestamp('folded_at', { withTimezone: true }).notNull(),
+  /** How long its last fold took: the campaign is folded again only after FOLD_GAP times that. */
+  foldMs: integer('fold_ms').notNull().default(0),
+});
+
+/** 0051: the timeline per campaign and UTC minute. */
+export const campaignRollupMinutes = pgTable(
+  'campaign_rollup_minutes',
+  {
+    campaignId: integer('campaign_id')
+      .notNull()
+      .references(() => campaignRollups.campaignId, { onDelete: 'cascade' }),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    sent: integer('sent').notNull(),
+    delivered: integer('delivered').notNull(),
+    read: integer('read').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.minute] })],
+);
+
+/** 0051: the dashboard per campaign and quarter hour (sends of the quarter and their fate; failures of the quarter). */
+export const campaignRollupQuarters = pgTable(
+  'campaign_rollup_quarters',
+  {
+    campaignId: integer('campaign_id')
+      .notNull()
+      .references(() => campaignRollups.campaignId, { onDelete: 'cascade' }),
+    userId: integer('user_id').notNull(),
+    quarter: timestamp('quarter', { withTimezone: true }).notNull(),
+    sent: integer('sent').notNull(),
+    delivered: integer('delivered').notNull(),
+    read: integer('read').notNull(),
+    failed: integer('failed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.quarter] })],
+);
+
+/** 0051: the failures per campaign and Meta error code. */
+export const campaignRollupFailures = pgTable('campaign_rollup_failures', {
+  campaignId: integer('campaign_id')
+    .notNull()
+    .references(() => campaignRollups.campaignId, { onDelete: 'cascade' }),
+  errorCode: integer('error_code'),
+  failures: integer('failures').notNull(),
+  message: text('message'),
+});
+
+/** 0051: when the rollup job last finished a pass over every campaign. */
+export const campaignRollupPasses = pgTable('campaign_rollup_passes', {
+  name: text('name').primaryKey(),
+  passedAt: timestamp('passed_at', { withTimezone: true }).notNull(),
+});

@@ -6,7 +6,7 @@ import { dashboardPending } from '../../services/dashboard/pending';
 
 const tags = ['dashboard'];
 
-/** The dashboard's activity of the last days, per WhatsApp number and day; both read the replica (`readDb`). */
+/** The dashboard's activity of the last days, per WhatsApp number and day (its rollups), and the pending messages; both read the replica (`readDb`). */
 export default async function dashboardRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { ctx } = app;
@@ -15,7 +15,7 @@ export default async function dashboardRoutes(fastify: FastifyInstance) {
     '/activity',
     { config: { permission: 'campaigns.view', scope: {} }, schema: { tags, querystring: dashboardActivityQuerySchema, response: { 200: dashboardActivitySchema } } },
     async (request) => {
-      const activity = await dashboardActivity(ctx.readDb, request.orgId, request.query);
+      const activity = await dashboardActivity(ctx.db, request.orgId, request.query, ctx.readDb);
       const visible = request.visible;
       return visible ? { ...activity, numbers: activity.numbers.filter((n) => n.whatsapp_account_id != null && visible.whatsapp.has(n.whatsapp_account_id)) } : activity;
     },

@@ -4,10 +4,9 @@ import { STATS_BUCKET_MINUTES, STATS_MAX_POINTS, type CampaignStats, type Campai
 import type { Db } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
 import { loadCampaignRow } from './campaign-queries';
+import { asOfSql, foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
 
 const MINUTE = 60_000;
-/** Integer arithmetic on instants: no zone conversion per row, only per minute. */
-const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 const DAY_MINUTES = 1440;
 
 /**
@@ -30,16 +29,20 @@ interface Totals {
   replied: number;
   first: string | null;
   last: string | null;
+  folded_at: string | null;
 }
 
 /**
- * A campaign's charts: sends, deliveries and reads over time, the funnel and the
- * failures by Meta error code. Three statements over the campaign's recipients, which they reach
- * through the index on (campaign_id, phone_key) (the failures through (campaign_id, status)):
- *  1. the funnel and the first and last event, in one pass;
- *  2. the timeline: counted per minute on the instants (no zone conversion per row), then the
- *     minutes bucketed in the browser's zone with a width chosen from the span;
- *  3. the failures, grouped by code.
+ * A campaign's charts: sends, deliveries and reads over time, the funnel and the failures by
+ * Meta error code, read from the campaign's rollups (campaign-rollups.ts), which the
+ * `campaign-rollups` job folds from the recipients off the send path; `folded_at` says when
+ * they were last current (the screen shows the delay). A campaign never folded yet (created
+ * since the job's last pass) is folded here first, on the primary.
+ *
+ *  1. the funnel and the first and last event, one row;
+ *  2. the timeline: the per-minute rollup bucketed in the browser's zone, with a width chosen
+ *     from the span;
+ *  3. the failures, per code.
  *
  * "Attempted" is the freeze's (and the pre-flight's) count: every recipient except those the
  * freeze recorded as skipped. A freeze-skipped row is never claimed (attempts = 0), while the
@@ -47,25 +50,21 @@ interface Totals {
  * attempted.
  *
  * The campaign is looked up on `db` (the primary: one created a moment ago is never a 404); the
- * three statements run on `reads`, the route's `ctx.readDb`, since charts tolerate lag.
+ * rollups are read on `reads`, the route's `ctx.readDb`, since charts tolerate lag.
  */
 export async function campaignStats(db: Db, userId: number, id: number, query: CampaignStatsQuery, reads: Db = db): Promise<CampaignStats> {
   await loadCampaignRow(db, userId, id);
+  const source = (await foldUnfolded(db, userId, id)) ? db : reads;
   const zone = query.tz ?? 'UTC';
-  const mine = sql`r.campaign_id = ${id} and r.user_id = ${userId}::int`;
   const [t] = await rowsOf<Totals>(
-    reads,
-    sql`select
-          (count(*) filter (where not (r.status = 'skipped' and r.attempts = 0)))::int as attempted,
-          count(coalesce(r.sent_at, r.delivered_at, r.read_at))::int as sent,
-          count(coalesce(r.delivered_at, r.read_at))::int as delivered,
-          count(r.read_at)::int as read,
-          count(r.replied_at)::int as replied,
-          ${isoOf(sql`least(min(r.sent_at), min(r.delivered_at), min(r.read_at))`)} as first,
-          ${isoOf(sql`greatest(max(r.sent_at), max(r.delivered_at), max(r.read_at))`)} as last
-        from campaign_recipients r where ${mine}`,
+    source,
+    sql`select r.attempted, r.sent, r.delivered, r.read, r.replied, ${isoOf(sql`r.first_at`)} as first, ${isoOf(sql`r.last_at`)} as last,
+          ${isoOf(asOfSql)} as folded_at
+        from campaign_rollups r join campaigns c on c.id = r.campaign_id
+        left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
+        where r.campaign_id = ${id} and r.user_id = ${userId}::int`,
   );
-  const totals = t ?? { attempted: 0, sent: 0, delivered: 0, read: 0, replied: 0, first: null, last: null };
+  const totals = t ?? { attempted: 0, sent: 0, delivered: 0, read: 0, replied: 0, first: null, last: null, folded_at: null };
   const funnel = {
     attempted: Number(totals.attempted),
     sent: Number(totals.sent),
@@ -83,18 +82,11 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
     // naturally in the operator's zone; every bucket between the first and the last is listed.
     const bin = (ts: SQL) => sql`date_bin(${width}, ${ts} at time zone ${zone}::text, timestamp '2000-01-01')`;
     const points = await rowsOf<{ at: string; sent: number; delivered: number; read: number }>(
-      reads,
-      sql`with minutes as (
-            select date_bin('1 minute', e.ts, ${ORIGIN}) as m, e.kind, count(*)::int as n
-            from campaign_recipients r
-            cross join lateral (values (r.sent_at, 1), (r.delivered_at, 2), (r.read_at, 3)) as e(ts, kind)
-            where ${mine} and e.ts is not null
-            group by 1, 2
-          ),
-          counted as (
-            select ${bin(sql`m`)} as b, (sum(n) filter (where kind = 1))::int as sent,
-              (sum(n) filter (where kind = 2))::int as delivered, (sum(n) filter (where kind = 3))::int as read
-            from minutes group by 1
+      source,
+      sql`with counted as (
+            select ${bin(sql`m.minute`)} as b, sum(m.sent)::int as sent, sum(m.delivered)::int as delivered, sum(m.read)::int as read
+            from campaign_rollup_minutes m where m.campaign_id = ${id}
+            group by 1
           ),
           series as (
             select generate_series((select min(b) from counted), (select max(b) from counted), ${width}) as b
@@ -108,10 +100,10 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
   }
 
   const failed = await rowsOf<{ code: number | null; n: number; message: string | null }>(
-    reads,
-    sql`select r.error_code as code, count(*)::int as n, min(r.error_message) as message
-        from campaign_recipients r where ${mine} and r.status = 'failed'
-        group by r.error_code order by n desc, r.error_code nulls last`,
+    source,
+    sql`select f.error_code as code, f.failures as n, f.message
+        from campaign_rollup_failures f where f.campaign_id = ${id}
+        order by n desc, f.error_code nulls last`,
   );
   const failures = failed.map((f) => {
     const code = f.code === null ? null : Number(f.code);
@@ -122,5 +114,5 @@ export async function campaignStats(db: Db, userId: number, id: number, query: C
     };
   });
 
-  return { bucket_minutes: bucket, time_zone: zone, timeline, funnel, failures };
+  return { bucket_minutes: bucket, time_zone: zone, timeline, funnel, failures, folded_at: totals.folded_at };
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { ActivityDay, DashboardActivity, DashboardActivityQuery, NumberActivity } from '@masivo/contract/stats';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
+import { foldedAt, foldUnfolded } from '../campaigns/campaign-rollups';
 
 export const DEFAULT_ACTIVITY_DAYS = 30;
 /** The row of recipients whose campaign lost its number (the number was deleted). */
@@ -17,51 +18,41 @@ interface DayRow {
 }
 
 /**
- * The dashboard's last `days` days, per WhatsApp number and local day, in the
- * browser's zone (UTC when absent). A day counts the messages Meta accepted that day (by
- * `sent_at`) and, of those, how many were delivered and read since, so the rates of a day are
- * those of its sends; `failed` counts the recipients that failed that day (by `failed_at`, a
- * failure often has no `sent_at`). Every number of the user is listed with every day, zeros
- * included. The two scans read campaign_recipients_user_sent_idx and
- * campaign_recipients_user_failed_idx (0023), from the window's first local midnight on.
+ * The dashboard's last `days` days, per WhatsApp number and local day, in the browser's zone
+ * (UTC when absent). A day counts the messages Meta accepted that day (by `sent_at`) and, of
+ * those, how many were delivered and read since, so the rates of a day are those of its sends;
+ * `failed` counts the recipients that failed that day (by `failed_at`, a failure often has no
+ * `sent_at`). Every number of the user is listed with every day, zeros included.
+ *
+ * Read from the per-campaign quarter-hour rollup (campaign-rollups.ts, folded off the send path
+ * by the `campaign-rollups` job; `folded_at` says as of when): every zone's midnight falls on a
+ * quarter hour, so each quarter belongs to one local day, and only the quarters of the window are
+ * converted. Campaigns never folded yet are folded here first, on the primary (`db`); the
+ * rollups are otherwise read on `reads` (the route's replica).
  */
-export async function dashboardActivity(db: Db, userId: number, query: DashboardActivityQuery): Promise<DashboardActivity> {
+export async function dashboardActivity(db: Db, userId: number, query: DashboardActivityQuery, reads: Db = db): Promise<DashboardActivity> {
   const days = query.days ?? DEFAULT_ACTIVITY_DAYS;
   const zone = query.tz ?? 'UTC';
+  const source = (await foldUnfolded(db, userId)) ? db : reads;
   const [window] = await rowsOf<{ from: string; to: string; start: Date | string }>(
-    db,
+    source,
     sql`select to_char(d.today - ${days - 1}::int, 'YYYY-MM-DD') as "from", to_char(d.today, 'YYYY-MM-DD') as "to",
           ((d.today - ${days - 1}::int)::timestamp at time zone ${zone}::text) as start
         from (select (now() at time zone ${zone}::text)::date as today) d`,
   );
   const start = new Date(window!.start).toISOString();
-  // Rows are first counted per campaign and quarter hour (integer arithmetic on the instant, no
-  // zone conversion per row); every zone's midnight falls on a quarter hour, so each quarter
-  // belongs to one local day, and only the few thousand quarters are converted.
-  const quarter = (col: string) => sql`date_bin('15 minutes', ${sql.raw(col)}, timestamptz '2000-01-01 00:00:00+00')`;
   const rows = await rowsOf<DayRow>(
-    db,
-    sql`with sends as (
-          select r.campaign_id, ${quarter('r.sent_at')} as q, count(*)::int as sent,
-            count(coalesce(r.delivered_at, r.read_at))::int as delivered, count(r.read_at)::int as read, 0 as failed
-          from campaign_recipients r
-          where r.user_id = ${userId}::int and r.sent_at >= ${start}::timestamptz
-          group by 1, 2
-        ),
-        failures as (
-          select r.campaign_id, ${quarter('r.failed_at')} as q, 0 as sent, 0 as delivered, 0 as read, count(*)::int as failed
-          from campaign_recipients r
-          where r.user_id = ${userId}::int and r.status = 'failed' and r.failed_at >= ${start}::timestamptz
-          group by 1, 2
-        )
-        select c.whatsapp_account_id as account, to_char(u.q at time zone ${zone}::text, 'YYYY-MM-DD') as day,
-          sum(u.sent)::int as sent, sum(u.delivered)::int as delivered, sum(u.read)::int as read, sum(u.failed)::int as failed
-        from (select * from sends union all select * from failures) u
-        join campaigns c on c.id = u.campaign_id and c.user_id = ${userId}::int
+    source,
+    sql`select c.whatsapp_account_id as account, to_char(q.quarter at time zone ${zone}::text, 'YYYY-MM-DD') as day,
+          sum(q.sent)::int as sent, sum(q.delivered)::int as delivered, sum(q.read)::int as read, sum(q.failed)::int as failed
+        from campaign_rollup_quarters q
+        join campaigns c on c.id = q.campaign_id and c.user_id = ${userId}::int
+        where q.user_id = ${userId}::int and q.quarter >= ${start}::timestamptz
         group by 1, 2`,
   );
+  const folded = await foldedAt(source, userId);
   const accounts = await rowsOf<{ id: number; name: string; phone: string | null }>(
-    db,
+    source,
     sql`select id, name, coalesce(display_phone_number, phone_number) as phone from whatsapp_accounts
         where user_id = ${userId}::int order by name, id`,
   );
@@ -87,7 +78,7 @@ export async function dashboardActivity(db: Db, userId: number, query: Dashboard
     days: series(Number(a.id)),
   }));
   if (byAccount.has(null)) numbers.push({ whatsapp_account_id: null, name: DELETED_NUMBER, phone: null, days: series(null) });
-  return { days, time_zone: zone, from: window!.from, to: window!.to, numbers };
+  return { days, time_zone: zone, from: window!.from, to: window!.to, numbers, folded_at: folded };
 }
 
 /** `YYYY-MM-DD` plus `n` calendar days. */

@@ -2,12 +2,16 @@ import { FUNNEL_LABELS, FUNNEL_STEPS, type CampaignStats, type FailureByCode, ty
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { bucketLabel, formatPercent, SERIES_COLORS } from '@/components/charts/chart-format';
 import { ChartSection, ChartTable } from '@/components/charts/chart-section';
+import { DataAge } from '@/components/charts/data-age';
 import { formatNumber, timeZoneLabel } from '@/lib/format';
 
 /** Loaded lazily by campaign-charts.tsx: everything here that draws comes from the chart library. */
 export default function CampaignChartsView({ stats }: { stats: CampaignStats }) {
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-2" data-testid="campaign-charts">
+      <div className="lg:col-span-2">
+        <DataAge foldedAt={stats.folded_at} />
+      </div>
       <div className="lg:col-span-2">
         <TimelineChart stats={stats} />
       </div>

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatPercent, SERIES_COLORS } from '@/components/charts/chart-format';
 import { ChartSection, ChartTable } from '@/components/charts/chart-section';
+import { DataAge } from '@/components/charts/data-age';
 import { formatNumber } from '@/lib/format';
 import { activitySeries, activityTotals, ALL_NUMBERS, numberKey } from './activity-series';
 
@@ -56,7 +57,10 @@ export default function DashboardActivityView({ activity }: { activity: Dashboar
   return (
     <div className="space-y-6" data-testid="dashboard-activity">
       <div className="flex flex-wrap items-end justify-between gap-3">
-        <h2 className="text-lg font-semibold text-gray-900">Actividad de los últimos {activity.days} días</h2>
+        <div>
+          <h2 className="text-lg font-semibold text-gray-900">Actividad de los últimos {activity.days} días</h2>
+          <DataAge foldedAt={activity.folded_at} />
+        </div>
         {picker}
       </div>
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
