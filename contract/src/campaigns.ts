@@ -185,6 +185,11 @@ export const campaignCostSchema = z.object({
   lines: z.array(costLineSchema),
   /** The pre-flight's formula over the recipients attempted: template category × country at the start date. */
   estimate: z.object({ total: z.number(), priced: z.number(), unpriced: z.number() }).nullable(),
+  /**
+   * When these figures were last known current (ISO 8601): a campaign's cost is read from the
+   * rollups a background job folds every few seconds. Null when counted from the recipients just now.
+   */
+  as_of: z.string().nullable().optional(),
 });
 export type CampaignCost = z.infer<typeof campaignCostSchema>;
 

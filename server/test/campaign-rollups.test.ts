@@ -11,6 +11,10 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { insertKommoAccount, insertWhatsAppAccount } from './helpers/campaign-fixtures';
 import { campaignStatsFromRecipients, dashboardActivityFromRecipients } from './helpers/charts-from-recipients';
 import { foldRollups } from './helpers/rollups';
+import { attemptedCountriesSql, deliveredGroupsSql } from '../src/services/campaigns/campaign-cost-groups';
+import { campaignCost } from '../src/services/campaigns/campaign-cost';
+import { campaignMarketing } from '../src/services/campaigns/campaign-marketing';
+import { loadCampaignRow } from '../src/services/campaigns/campaign-queries';
 
 /**
  * The charts' rollups (0051), folded by the `campaign-rollups` job off the send path: after
@@ -37,6 +41,8 @@ function prng(seed: number) {
 const rand = prng(20261128);
 const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const CODES = [131026, 131049, 131050, null] as const;
+const PRICING = ['marketing', 'marketing_lite', 'utility', null] as const;
+const ROUTES = ['messages', 'marketing_messages', null] as const;
 
 /** A random instant of the last 35 days (some fall before the 30-day window). */
 const someInstant = () => new Date(Date.now() - Math.floor(rand() * 35 * 86_400_000)).toISOString();
@@ -74,11 +80,14 @@ async function addRecipients(campaignId: number, userId: number, n: number): Pro
     values.push(
       sql`(${campaignId}, ${userId}, ${'+' + key}, ${key}, ${row.status}, ${row.attempts}, ${row.sent}::timestamptz, ${row.delivered}::timestamptz,
         ${row.read}::timestamptz, ${row.failed}::timestamptz, ${rand() < 0.1 && row.sent ? later(3_600_000) : null}::timestamptz,
-        ${row.code}::int, ${row.code === null && row.status === 'failed' ? null : row.status === 'failed' ? `motivo ${row.code}` : null})`,
+        ${row.code}::int, ${row.code === null && row.status === 'failed' ? null : row.status === 'failed' ? `motivo ${row.code}` : null},
+        ${row.sent ? pick(PRICING) : null}, ${row.sent ? 'regular' : null}, ${row.sent ? 'PMP' : null},
+        ${row.sent ? pick(ROUTES) : null}, ${pick([0, 1, null])}::smallint, ${pick([null, null, 'AR', 'CO'])})`,
     );
   }
   await t.ctx.db.execute(sql`insert into campaign_recipients (campaign_id, user_id, phone, phone_key, status, attempts,
-      sent_at, delivered_at, read_at, failed_at, replied_at, error_code, error_message) values ${sql.join(values, sql`, `)}`);
+      sent_at, delivered_at, read_at, failed_at, replied_at, error_code, error_message,
+      pricing_category, pricing_type, pricing_model, route, variant, country) values ${sql.join(values, sql`, `)}`);
   await t.ctx.db.execute(sql`update campaigns set total_recipients = total_recipients + ${n}, updated_at = clock_timestamp() where id = ${campaignId}`);
 }
 
@@ -123,7 +132,13 @@ interface Recount {
   minutes: Map<string, [number, number, number]>;
   quarters: Map<string, [number, number, number, number]>;
   failures: Map<string, number>;
+  /** 0053: the cost's groups and the estimate's countries (as sorted JSON lines), the messages per route. */
+  costs: string[];
+  countries: string[];
+  routes: [number, number];
 }
+
+const lines = (rows: object[]) => rows.map((r) => JSON.stringify(Object.entries(r).map(([k, v]) => [k, v === null ? null : String(v)]))).sort();
 
 const floorTo = (iso: string, ms: number) => new Date(Math.floor(Date.parse(iso) / ms) * ms).toISOString();
 
@@ -144,7 +159,23 @@ async function recount(campaignId: number): Promise<Recount> {
           to_json(failed_at)#>>'{}' as failed, replied_at is not null as replied, error_code as code
         from campaign_recipients where campaign_id = ${campaignId}`,
   );
-  const out: Recount = { funnel: [0, 0, 0, 0, 0], minutes: new Map(), quarters: new Map(), failures: new Map() };
+  const [userRow] = await rowsOf<{ user_id: number }>(t.ctx.db, sql`select user_id from campaigns where id = ${campaignId}`);
+  const userId = Number(userRow!.user_id);
+  const [routes] = await rowsOf<{ mm: number; cloud: number }>(
+    t.ctx.db,
+    sql`select count(*) filter (where route = 'marketing_messages')::int as mm,
+          count(*) filter (where route is distinct from 'marketing_messages' and sent_at is not null)::int as cloud
+        from campaign_recipients where campaign_id = ${campaignId}`,
+  );
+  const out: Recount = {
+    funnel: [0, 0, 0, 0, 0],
+    minutes: new Map(),
+    quarters: new Map(),
+    failures: new Map(),
+    costs: lines(await rowsOf(t.ctx.db, deliveredGroupsSql(campaignId, userId))),
+    countries: lines(await rowsOf(t.ctx.db, attemptedCountriesSql(campaignId, userId))),
+    routes: [Number(routes!.mm), Number(routes!.cloud)],
+  };
   const bump = <K, V extends number[]>(m: Map<K, V>, k: K, zero: V, add: V) => {
     const v = m.get(k) ?? zero;
     m.set(k, v.map((x, i) => x + add[i]!) as V);
@@ -167,9 +198,9 @@ async function recount(campaignId: number): Promise<Recount> {
 
 /** Every bucket of the campaign's rollups. */
 async function rollupOf(campaignId: number): Promise<Recount | null> {
-  const [f] = await rowsOf<{ attempted: number; sent: number; delivered: number; read: number; replied: number }>(
+  const [f] = await rowsOf<{ attempted: number; sent: number; delivered: number; read: number; replied: number; mm: number; cloud: number }>(
     t.ctx.db,
-    sql`select attempted, sent, delivered, read, replied from campaign_rollups where campaign_id = ${campaignId}`,
+    sql`select attempted, sent, delivered, read, replied, routed_marketing as mm, routed_cloud as cloud from campaign_rollups where campaign_id = ${campaignId}`,
   );
   if (!f) return null;
   const iso = (c: string) => sql.raw(`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -190,6 +221,9 @@ async function rollupOf(campaignId: number): Promise<Recount | null> {
     minutes: new Map(minutes.map((m) => [m.at, [Number(m.sent), Number(m.delivered), Number(m.read)]])),
     quarters: new Map(quarters.map((q) => [q.at, [Number(q.sent), Number(q.delivered), Number(q.read), Number(q.failed)]])),
     failures: new Map(failures.map((x) => [String(x.code), Number(x.n)])),
+    costs: lines(await rowsOf(t.ctx.db, sql`select variant, category, type, model, country, sample, day, n from campaign_rollup_costs where campaign_id = ${campaignId}`)),
+    countries: lines(await rowsOf(t.ctx.db, sql`select country, sample, n from campaign_rollup_countries where campaign_id = ${campaignId}`)),
+    routes: [Number(f.mm), Number(f.cloud)],
   };
 }
 
@@ -310,6 +344,30 @@ describe('the campaign-rollups job', () => {
         }
       }
     }
+  });
+
+  it("answers the campaign screen's cost, estimate and routes as the raw recipients did, and says as of when", async () => {
+    await foldRollups(t.ctx.db);
+    // The shipped default rate card prices marketing in AR and CO; other lines are "sin tarifa".
+    let priced = 0;
+    for (const userId of owners) {
+      for (const id of campaignsOf.get(userId)!) {
+        const campaign = { id, templateCategory: 'MARKETING', startedAt: new Date() };
+        const fromRollups = await campaignCost(t.ctx.db, userId, campaign);
+        const marketingFromRollups = await campaignMarketing(t.ctx.db, await loadCampaignRow(t.ctx.db, userId, id));
+        expect(fromRollups.as_of).toEqual(expect.any(String));
+        // The same campaign counted from its recipients (as a campaign not folded yet is).
+        await t.ctx.db.execute(sql`update campaign_rollups set costs_folded = false where campaign_id = ${id}`);
+        const raw = await campaignCost(t.ctx.db, userId, campaign);
+        const marketingRaw = await campaignMarketing(t.ctx.db, await loadCampaignRow(t.ctx.db, userId, id));
+        await t.ctx.db.execute(sql`update campaign_rollups set costs_folded = true where campaign_id = ${id}`);
+        expect(raw.as_of).toBeNull();
+        expect({ ...fromRollups, as_of: null }, `cost of campaign ${id}`).toEqual(raw);
+        expect(marketingFromRollups, `routes of campaign ${id}`).toEqual(marketingRaw);
+        priced += fromRollups.priced;
+      }
+    }
+    expect(priced).toBeGreaterThan(0);
   });
 
   it('folds a campaign never folded when its charts are asked for, and says as of when', async () => {

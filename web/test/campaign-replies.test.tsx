@@ -96,6 +96,19 @@ describe('the "Respuestas" card and the real cost', () => {
     expect(texts[2]).toMatch(/^Marketing · ES · con cargo · 2.*sin tarifa$/);
     expect(texts[3]).toMatch(/^Marketing · país desconocido · 1.*modelo por conversación/);
     expect(cost.textContent).toContain('3 mensajes no entran en el total');
+    // Counted from the recipients just now (no `as_of`): no age is shown.
+    expect(within(cost).queryByTestId('data-age')).toBeNull();
+  });
+
+  it("says how old the real cost is when it comes from the rollups", async () => {
+    const asOf = new Date(Date.now() - 12_000).toISOString();
+    api.routes = {
+      'GET /api/campaigns/1': () => ({ body: sent({ actual_cost: { ...sent().actual_cost!, as_of: asOf } }) }),
+      'GET /api/campaigns/1/messages': () => ({ body: { messages: [], total: 0, page: 1, limit: 50 } }),
+    };
+    renderAt('/campaigns/1', <CampaignDetailPage />, '/campaigns/:id');
+    const cost = await screen.findByTestId('campaign-cost');
+    expect(within(cost).getByTestId('data-age').textContent).toMatch(/^Datos actualizados hace 1[2-4] s$/);
   });
 
   it('is not shown before the campaign starts', async () => {

@@ -1,4 +1,4 @@
-import { bigint, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import type { AbTest, SplitResult } from '@masivo/contract/split-test';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { AutomationTrigger, LeadFields } from '@masivo/contract/automations';
@@ -244,6 +244,11 @@ export const campaignRollups = pgTable('campaign_rollups', {
   foldedAt: timestamp('folded_at', { withTimezone: true }).notNull(),
   /** How long its last fold took: the campaign is folded again only after FOLD_GAP times that. */
   foldMs: integer('fold_ms').notNull().default(0),
+  /** 0053: messages carried by the Marketing Messages API and by /messages. */
+  routedMarketing: integer('routed_marketing').notNull().default(0),
+  routedCloud: integer('routed_cloud').notNull().default(0),
+  /** 0053: this fold wrote campaign_rollup_costs and campaign_rollup_countries. */
+  costsFolded: boolean('costs_folded').notNull().default(false),
 });
 
 /** 0051: the timeline per campaign and UTC minute. */
@@ -292,4 +297,29 @@ export const campaignRollupFailures = pgTable('campaign_rollup_failures', {
 export const campaignRollupPasses = pgTable('campaign_rollup_passes', {
   name: text('name').primaryKey(),
   passedAt: timestamp('passed_at', { withTimezone: true }).notNull(),
+});
+
+/** 0053: the delivered messages per what prices them and split-test arm (the campaign's real cost). */
+export const campaignRollupCosts = pgTable('campaign_rollup_costs', {
+  campaignId: integer('campaign_id')
+    .notNull()
+    .references(() => campaignRollups.campaignId, { onDelete: 'cascade' }),
+  variant: smallint('variant'),
+  category: text('category'),
+  type: text('type'),
+  model: text('model'),
+  country: text('country'),
+  sample: text('sample'),
+  day: text('day').notNull(),
+  n: integer('n').notNull(),
+});
+
+/** 0053: the recipients attempted per country (the cost estimate's audience). */
+export const campaignRollupCountries = pgTable('campaign_rollup_countries', {
+  campaignId: integer('campaign_id')
+    .notNull()
+    .references(() => campaignRollups.campaignId, { onDelete: 'cascade' }),
+  country: text('country'),
+  sample: text('sample'),
+  n: integer('n').notNull(),
 });

@@ -2,11 +2,13 @@ import { sql } from 'drizzle-orm';
 import type { CampaignCost, CostLine } from '@masivo/contract/campaigns';
 import type { PricingCategory } from '@masivo/contract/pricing';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/sql';
+import { isoOf, rowsOf } from '../../db/sql';
 import { estimateCost } from '../pricing/estimate-cost';
 import { loadRateCard } from '../pricing/rate-card-service';
 import { normalizeCategory, RateIndex } from '../pricing/rate-lookup';
 import { countryOfRecipient } from './audience-classifier';
+import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-groups';
+import { asOfSql, ROLLUP_JOB } from './campaign-rollups';
 
 /** Meta's `pricing.type` values that cost nothing. */
 export const FREE_PRICING_TYPES: readonly string[] = ['free_customer_service', 'free_entry_point'];
@@ -43,6 +45,12 @@ export function priceOfMessage(
   return { status: 'priced', micros: Math.round(rate * 1_000_000) };
 }
 
+interface CountryGroup {
+  country: string | null;
+  sample: string | null;
+  n: number | string;
+}
+
 interface Group {
   variant?: number | string | null;
   category: string | null;
@@ -70,7 +78,7 @@ export async function campaignCost(
   userId: number,
   campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
 ): Promise<CampaignCost> {
-  const groups = await deliveredGroups(db, userId, campaign.id, false);
+  const { groups, countries, asOf } = await costSource(db, userId, campaign.id);
   const index = new RateIndex((await loadRateCard(db, userId)).rates);
   const lines = new Map<string, CostLine & { micros: number }>();
   const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
@@ -99,25 +107,38 @@ export async function campaignCost(
     lines: [...lines.values()]
       .sort((a, b) => b.count - a.count || String(a.category).localeCompare(String(b.category)) || String(a.country).localeCompare(String(b.country)))
       .map(({ micros: _micros, ...line }) => line),
-    estimate: await estimateOf(db, userId, campaign),
+    estimate: await estimateOf(db, userId, campaign, countries),
+    as_of: asOf,
   };
 }
 
 /**
- * The campaign's delivered messages grouped by what prices them (Meta's `pricing`, the country or
- * a sample phone to find it, the send day), and by split-test arm when `perVariant`.
+ * What the campaign's cost is counted from: its delivered messages per what prices them and arm,
+ * and its attempted recipients per country (campaign-cost-groups.ts). From the rollups when the
+ * `campaign-rollups` job has folded the campaign (`as_of`: when they were last known current), so
+ * the screen of a sending campaign of a million recipients, read every few seconds, costs a few
+ * rows; from the recipients otherwise (a campaign not folded yet, so small or just started).
  */
-function deliveredGroups(db: Db, userId: number, campaignId: number, perVariant: boolean): Promise<Group[]> {
-  return rowsOf<Group>(
+async function costSource(db: Db, userId: number, campaignId: number): Promise<{ groups: Group[]; countries: CountryGroup[]; asOf: string | null }> {
+  const [folded] = await rowsOf<{ as_of: string }>(
     db,
-    sql`select pricing_category as category, pricing_type as type, pricing_model as model, country,
-          case when country is null then min(coalesce(phone, bsuid)) end as sample,
-          to_char(coalesce(sent_at, delivered_at, read_at) at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n,
-          ${perVariant ? sql`variant` : sql`null::smallint`} as variant
-        from campaign_recipients
-        where campaign_id = ${campaignId} and user_id = ${userId} and status in ('delivered', 'read')
-        group by 1, 2, 3, 4, 6, case when country is null then left(phone_key, 4) end${perVariant ? sql`, variant` : sql``}`,
+    sql`select ${isoOf(asOfSql)} as as_of
+        from campaign_rollups r join campaigns c on c.id = r.campaign_id
+        left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
+        where r.campaign_id = ${campaignId} and r.user_id = ${userId}::int and r.costs_folded`,
   );
+  if (folded) {
+    const [groups, countries] = await Promise.all([
+      rowsOf<Group>(db, sql`select variant, category, type, model, country, sample, day, n from campaign_rollup_costs where campaign_id = ${campaignId}`),
+      rowsOf<CountryGroup>(db, sql`select country, sample, n from campaign_rollup_countries where campaign_id = ${campaignId}`),
+    ]);
+    return { groups, countries, asOf: folded.as_of };
+  }
+  const [groups, countries] = await Promise.all([
+    rowsOf<Group>(db, deliveredGroupsSql(campaignId, userId)),
+    rowsOf<CountryGroup>(db, attemptedCountriesSql(campaignId, userId)),
+  ]);
+  return { groups, countries, asOf: null };
 }
 
 /**
@@ -125,7 +146,7 @@ function deliveredGroups(db: Db, userId: number, campaignId: number, perVariant:
  * `campaignCost` prices them (USD, arm index → total; only "Con cargo" lines add up).
  */
 export async function costPerVariant(db: Db, userId: number, campaignId: number): Promise<Map<number, number>> {
-  const groups = await deliveredGroups(db, userId, campaignId, true);
+  const { groups } = await costSource(db, userId, campaignId);
   const index = new RateIndex((await loadRateCard(db, userId)).rates);
   const micros = new Map<number, number>();
   for (const g of groups) {
@@ -141,16 +162,11 @@ async function estimateOf(
   db: Db,
   userId: number,
   campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
+  countries: CountryGroup[],
 ): Promise<CampaignCost['estimate']> {
-  const rows = await rowsOf<{ country: string | null; sample: string | null; n: number | string }>(
-    db,
-    sql`select country, case when country is null then min(coalesce(phone, bsuid)) end as sample, count(*)::int as n
-        from campaign_recipients where campaign_id = ${campaign.id} and user_id = ${userId} and status <> 'skipped'
-        group by country, case when country is null then left(phone_key, 4) end`,
-  );
-  if (!rows.length) return null;
+  if (!countries.length) return null;
   const byCountry = new Map<string | null, number>();
-  for (const r of rows) {
+  for (const r of countries) {
     const country = r.country ?? (r.sample ? countryOfRecipient(r.sample) : null);
     byCountry.set(country, (byCountry.get(country) ?? 0) + Number(r.n));
   }

@@ -20,12 +20,20 @@ export const ROUTE_OF_RECIPIENT = sql`case when r.route is not null then r.route
  * marketing route, no click arrived and the analytics gave no clicks.
  */
 export async function campaignMarketing(db: Db, row: CampaignRow): Promise<CampaignMarketing> {
-  const [routes] = await rowsOf<{ mm: number | string; cloud: number | string }>(
+  // From the rollups once the campaign is folded (its screen is read every few seconds while it
+  // sends; a million recipients took over 100 ms to count), from its recipients before.
+  const [folded] = await rowsOf<{ mm: number | string; cloud: number | string }>(
     db,
-    sql`select count(*) filter (where route = 'marketing_messages')::int as mm,
-               count(*) filter (where route is distinct from 'marketing_messages' and sent_at is not null)::int as cloud
-        from campaign_recipients where campaign_id = ${row.id}`,
+    sql`select routed_marketing as mm, routed_cloud as cloud from campaign_rollups where campaign_id = ${row.id} and costs_folded`,
   );
+  const [routes] = folded
+    ? [folded]
+    : await rowsOf<{ mm: number | string; cloud: number | string }>(
+        db,
+        sql`select count(*) filter (where route = 'marketing_messages')::int as mm,
+                   count(*) filter (where route is distinct from 'marketing_messages' and sent_at is not null)::int as cloud
+            from campaign_recipients where campaign_id = ${row.id}`,
+      );
   const [t] = row.templateId
     ? await rowsOf<{ category: string; ttl: number | null; mm_onboarding_status: string | null; mm_fallback_at: string | null }>(
         db,

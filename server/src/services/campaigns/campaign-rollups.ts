@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { allowLongStatements, type Db, type Tx } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
+import { ROUTE_MARKETING } from '../../integrations/whatsapp/marketing-messages';
+import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-groups';
 
 /**
  * The charts' rollups (0051), kept OFF the send path: no trigger on campaign_recipients, no
@@ -17,7 +19,11 @@ import { isoOf, rowsOf } from '../../db/sql';
  *  - campaign_rollup_minutes: sends, deliveries and reads per UTC minute (the timeline);
  *  - campaign_rollup_quarters: per quarter hour, the sends with how many were delivered and
  *    read since, and the failures (the dashboard, whose local days start on quarter hours);
- *  - campaign_rollup_failures: failures per Meta error code.
+ *  - campaign_rollup_failures: failures per Meta error code;
+ *  - campaign_rollup_costs and campaign_rollup_countries (0053): the delivered messages per what
+ *    prices them and arm, the attempted per country, and on campaign_rollups the messages per
+ *    route: the campaign screen's real cost, its estimate and its routes (campaign-cost.ts,
+ *    campaign-marketing.ts).
  */
 
 /** The job's name, its row in `job_schedules` and in `campaign_rollup_passes`. */
@@ -34,7 +40,7 @@ export const changeMark = (c: SQL) => sql`concat_ws('|', (extract(epoch from ${c
   ${c}.unknown_count, ${c}.pending_count, ${c}.deferred_count, ${c}.expired_count, ${c}.replied_count)`;
 
 /** The steps of a fold, named for tests that abort it at each. */
-export type FoldStep = 'locked' | 'cleared' | 'funnel' | 'minutes' | 'quarters' | 'failures';
+export type FoldStep = 'locked' | 'cleared' | 'funnel' | 'minutes' | 'quarters' | 'failures' | 'costs' | 'countries';
 
 export interface FoldOptions {
   /** Called inside the fold's transaction after each step (tests throw here to abort it). */
@@ -74,9 +80,12 @@ export async function foldCampaign(db: Db, campaignId: number, opts: FoldOptions
     await tx.execute(sql`delete from campaign_rollup_minutes where campaign_id = ${campaignId}`);
     await tx.execute(sql`delete from campaign_rollup_quarters where campaign_id = ${campaignId}`);
     await tx.execute(sql`delete from campaign_rollup_failures where campaign_id = ${campaignId}`);
+    await tx.execute(sql`delete from campaign_rollup_costs where campaign_id = ${campaignId}`);
+    await tx.execute(sql`delete from campaign_rollup_countries where campaign_id = ${campaignId}`);
     await step('cleared');
     await tx.execute(sql`
-      insert into campaign_rollups (campaign_id, user_id, attempted, sent, delivered, read, replied, first_at, last_at, source_mark, folded_at)
+      insert into campaign_rollups (campaign_id, user_id, attempted, sent, delivered, read, replied, first_at, last_at, source_mark, folded_at,
+        routed_marketing, routed_cloud, costs_folded)
       select ${campaignId}, ${userId},
         (count(*) filter (where not (r.status = 'skipped' and r.attempts = 0)))::int,
         count(coalesce(r.sent_at, r.delivered_at, r.read_at))::int,
@@ -85,11 +94,15 @@ export async function foldCampaign(db: Db, campaignId: number, opts: FoldOptions
         count(r.replied_at)::int,
         least(min(r.sent_at), min(r.delivered_at), min(r.read_at)),
         greatest(max(r.sent_at), max(r.delivered_at), max(r.read_at)),
-        ${c.mark}, now()
+        ${c.mark}, now(),
+        (count(*) filter (where r.route = ${ROUTE_MARKETING}))::int,
+        (count(*) filter (where r.route is distinct from ${ROUTE_MARKETING} and r.sent_at is not null))::int,
+        true
       from campaign_recipients r where ${mine}
       on conflict (campaign_id) do update set user_id = excluded.user_id, attempted = excluded.attempted, sent = excluded.sent,
         delivered = excluded.delivered, read = excluded.read, replied = excluded.replied, first_at = excluded.first_at,
-        last_at = excluded.last_at, source_mark = excluded.source_mark, folded_at = excluded.folded_at`);
+        last_at = excluded.last_at, source_mark = excluded.source_mark, folded_at = excluded.folded_at,
+        routed_marketing = excluded.routed_marketing, routed_cloud = excluded.routed_cloud, costs_folded = excluded.costs_folded`);
     await step('funnel');
     await tx.execute(sql`
       insert into campaign_rollup_minutes (campaign_id, minute, sent, delivered, read)
@@ -118,6 +131,16 @@ export async function foldCampaign(db: Db, campaignId: number, opts: FoldOptions
       from campaign_recipients r where ${mine} and r.status = 'failed'
       group by r.error_code`);
     await step('failures');
+    // The campaign screen's real cost and its estimate (campaign-cost.ts reads these when folded).
+    await tx.execute(sql`
+      insert into campaign_rollup_costs (campaign_id, variant, category, type, model, country, sample, day, n)
+      select ${campaignId}, g.variant, g.category, g.type, g.model, g.country, g.sample, g.day, g.n
+      from (${deliveredGroupsSql(campaignId, userId)}) g`);
+    await step('costs');
+    await tx.execute(sql`
+      insert into campaign_rollup_countries (campaign_id, country, sample, n)
+      select ${campaignId}, g.country, g.sample, g.n from (${attemptedCountriesSql(campaignId, userId)}) g`);
+    await step('countries');
     // now() is the transaction's start: the fold's own time, which spaces its next fold (FOLD_GAP).
     await tx.execute(sql`update campaign_rollups set fold_ms = (extract(epoch from clock_timestamp() - now()) * 1000)::int
       where campaign_id = ${campaignId}`);

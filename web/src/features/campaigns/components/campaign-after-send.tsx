@@ -7,6 +7,7 @@ import {
   type CostLine,
 } from '@masivo/contract/campaigns';
 import { MessageCircleReply, Receipt } from 'lucide-react';
+import { DataAge } from '@/components/charts/data-age';
 import { Card } from '@/components/ui/card';
 import { formatNumber } from '@/lib/format';
 
@@ -96,6 +97,12 @@ function CostCard({ cost }: { cost: CampaignCost }) {
         <Receipt className="h-5 w-5 text-blue-600" aria-hidden="true" />
         Costo real
       </h2>
+      {/* Read from the rollups a background job folds every few seconds: how old they are. */}
+      {cost.as_of && (
+        <div className="-mt-3 mb-3">
+          <DataAge foldedAt={cost.as_of} />
+        </div>
+      )}
       <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
         <div className="rounded-md bg-gray-50 px-3 py-2">
           <dt className="text-xs text-gray-600">Real (mensajes entregados, USD)</dt>
