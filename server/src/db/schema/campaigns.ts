@@ -120,6 +120,8 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0047: link clicks Meta reported (marketing_messages_link_click), and the first one's time. */
   clickedAt: timestamp('clicked_at', { withTimezone: true }),
   clickCount: integer('click_count').notNull().default(0),
+  /** 0052: the latest click's time. */
+  lastClickedAt: timestamp('last_clicked_at', { withTimezone: true }),
   /** 0017: the recipient's IANA zone and ISO country, computed when the audience is frozen. */
   timeZone: text('time_zone'),
   country: text('country'),
@@ -138,6 +140,17 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0048: a split test's arm (0 = A); null outside one, and for the rest until the decision. */
   variant: smallint('variant'),
 });
+
+/** 0052: each link click applied, so a webhook Meta retries counts once (link-clicks.ts). */
+export const linkClickEvents = pgTable(
+  'link_click_events',
+  {
+    recipientId: bigint('recipient_id', { mode: 'number' }).notNull(),
+    eventKey: text('event_key').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.recipientId, t.eventKey] })],
+);
 
 /** 0049: the numbers of a campaign that sends from several (no row: the campaign's one number). */
 export const campaignNumbers = pgTable(

@@ -1,0 +1,15 @@
+-- Link clicks of marketing messages (`user_actions` marketing_messages_link_click) are applied once
+-- per event: Meta retries a webhook it thinks was not received, and the same click must not grow a
+-- recipient's click_count twice (services/campaigns/link-clicks.ts). The key is Meta's click_id when
+-- the event carries one, else the message it names (wamid or person), its timestamp and the
+-- component clicked. One row per attributed click: a small table, written off the send path.
+create table if not exists link_click_events (
+  recipient_id bigint not null,
+  event_key text not null,
+  received_at timestamptz not null default now(),
+  primary key (recipient_id, event_key)
+);
+
+-- The latest click's time of a recipient (clicked_at keeps the first). A nullable column without a
+-- default: no table rewrite, and only the click apply writes it.
+alter table campaign_recipients add column if not exists last_clicked_at timestamptz;
