@@ -81,6 +81,8 @@ export const campaigns = pgTable('campaigns', {
   splitTest: jsonb('split_test').$type<SplitTestConfig>(),
   splitDecideAt: timestamp('split_decide_at', { withTimezone: true }),
   splitResult: jsonb('split_result').$type<SplitResult>(),
+  /** 0052: the decision waits for more successes until then (the sample was too small). */
+  splitExtendedUntil: timestamp('split_extended_until', { withTimezone: true }),
 });
 
 export const campaignRecipients = pgTable('campaign_recipients', {

@@ -13,3 +13,7 @@ create table if not exists link_click_events (
 -- The latest click's time of a recipient (clicked_at keeps the first). A nullable column without a
 -- default: no table rewrite, and only the click apply writes it.
 alter table campaign_recipients add column if not exists last_clicked_at timestamptz;
+
+-- A split test whose arms were sent but whose successes are still too few for the z-test waits
+-- longer before deciding, at most until this time (services/campaigns/split-test-decision.ts).
+alter table campaigns add column if not exists split_extended_until timestamptz;
