@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '@masivo/contract/campaigns';
 import { rowsOf } from '../src/db/sql';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
-import { insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
+import { insertMappings, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /**
@@ -119,6 +119,57 @@ describe('creating a campaign on several numbers', () => {
     expect(pre.json().template_problem).toContain('no tiene aprobada la plantilla');
     const twice = await post('/api/campaigns', { ...base, whatsapp_account_ids: [ids.a, ids.a] });
     expect(twice.statusCode).toBe(400);
+  });
+});
+
+describe('a split test on several numbers', () => {
+  it("checks every variant's template on every number, at creation and in the pre-flight, naming the number and the template", async () => {
+    const w = bed.worlds[0];
+    // promo_b is approved on A and B; C has only a copy still pending.
+    const variantB = await insertTemplate(db(), bed.userId, ids.a, { name: 'promo_b' });
+    await insertMappings(db(), bed.userId, variantB);
+    await insertTemplate(db(), bed.userId, ids.b, { name: 'promo_b' });
+    const pendingOnC = await insertTemplate(db(), bed.userId, ids.c, { name: 'promo_b', status: 'pending' });
+    const [{ name: nameC }] = await rowsOf<{ name: string }>(db(), sql`select name from whatsapp_accounts where id = ${ids.c}`);
+    const body = {
+      name: 'A/B en varios números',
+      kommo_account_id: w.kommoAccountId,
+      whatsapp_account_id: ids.a,
+      whatsapp_account_ids: [ids.a, ids.b, ids.c],
+      template_id: w.templateId,
+      variants: [{ template_id: w.templateId }, { template_id: variantB }],
+      ab_test: { share: 0.2, metric: 'read', wait_seconds: 3600, no_winner: 'stop' },
+    };
+    const expected = `Variante B: El número «${nameC}» no tiene aprobada la plantilla «promo_b» (es)`;
+    const refused = await post('/api/campaigns', body);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe(expected);
+    const pre = await post('/api/campaigns/preflight', body);
+    expect(pre.statusCode, pre.body).toBe(200);
+    expect(pre.json().template_problem).toBe(expected);
+    // Nothing was written by the refused creation.
+    const [{ n }] = await rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaigns where name = ${body.name}`);
+    expect(n).toBe(0);
+    // On two numbers that hold every variant, or once C's copy is approved, it is accepted.
+    const two = await post('/api/campaigns', { ...body, whatsapp_account_ids: [ids.a, ids.b] });
+    expect(two.statusCode, two.body).toBe(201);
+    await db().execute(sql`update templates set status = 'approved' where id = ${pendingOnC}`);
+    const pre2 = await post('/api/campaigns/preflight', body);
+    expect(pre2.json().template_problem).toBeNull();
+    const created = await post('/api/campaigns', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().whatsapp_account_ids).toEqual([ids.a, ids.b, ids.c]);
+    // An edit that adds a number without the variant's copy is refused the same way.
+    const bare = await insertWhatsAppAccount(db(), bed.t.ctx.secrets, bed.userId, { phoneNumberId: '1797', wabaId: WABA, token: 'tok-z' });
+    await insertTemplate(db(), bed.userId, bare);
+    const edit = await bed.t.app.inject({
+      method: 'PUT',
+      url: `/api/campaigns/${two.json().id}`,
+      headers: bed.headers,
+      payload: { whatsapp_account_ids: [ids.a, ids.b, bare] },
+    });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().error).toMatch(/^Variante B: El número «.+» no tiene aprobada la plantilla «promo_b» \(es\)$/);
   });
 });
 
