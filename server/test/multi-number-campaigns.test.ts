@@ -4,7 +4,10 @@ import type { Campaign } from '@masivo/contract/campaigns';
 import { rowsOf } from '../src/db/sql';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { insertMappings, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
-import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
+import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
+import { postWebhook } from './helpers/webhook';
+import { restrictionEnd } from '../src/engine/campaigns/account-update';
+import { restrictAfterSendRefusal, SEND_RESTRICTION_MS } from '../src/services/whatsapp-accounts/number-restriction';
 
 /**
  * Several numbers in one campaign: three numbers of one WABA (so one portfolio),
@@ -311,6 +314,117 @@ describe('a number that turns red mid-campaign', () => {
     } finally {
       await db().execute(sql`update whatsapp_accounts set rate_per_second = 20 where id in (${ids.a}, ${ids.b})`);
       await db().execute(sql`update whatsapp_accounts set rate_per_second = 40 where id = ${ids.c}`);
+    }
+  });
+});
+
+describe('a number Meta restricted', () => {
+  const accountUpdate = (waba: string, value: Record<string, unknown>) => ({
+    object: 'whatsapp_business_account',
+    entry: [{ id: waba, time: Math.floor(Date.now() / 1000), changes: [{ field: 'account_update', value }] }],
+  });
+  const restriction = (until: number) => ({
+    event: 'ACCOUNT_RESTRICTION',
+    restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: until }],
+  });
+  const restrictedOf = async (id: number) =>
+    (
+      await rowsOf<{ at: string | null; until: string | null; reason: string | null }>(
+        db(),
+        sql`select restricted_at::text as at, extract(epoch from restricted_until)::bigint::text as until, restricted_reason as reason from whatsapp_accounts where id = ${id}`,
+      )
+    )[0]!;
+
+  it("takes no new people; its people wait, shown with the reason, while the other numbers go on; it sends again when the restriction ends", async () => {
+    // C on a WABA of its own in the same portfolio, so Meta's WABA restriction names C only.
+    await db().execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-2701' where id in (${ids.a}, ${ids.b}, ${ids.c})`);
+    await db().execute(sql`update whatsapp_accounts set business_account_id = '2702' where id = ${ids.c}`);
+    try {
+      // Persons 1–5 of the third Kommo account wrote to C: they stay on C whatever its state.
+      const w = bed.worlds[2];
+      const keys = await rowsOf<{ phone_key: string }>(db(), sql`select phone_key from contacts where account_id = ${w.kommoAccountId} order by kommo_id limit 5`);
+      for (const [i, k] of keys.entries()) {
+        await db().execute(sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, from_phone_key, type, body, sent_at)
+          values (${bed.userId}, ${ids.c}, ${'wamid.restricted-' + i}, ${k.phone_key}, 'text', 'Hola', now() - interval '1 hour')`);
+      }
+      // Meta restricts C's WABA (its documented account_update), for a day.
+      const until = Math.floor(Date.now() / 1000) + 86_400;
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2702', restriction(until)))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.c), (r) => r.at !== null, 10_000, 'C restricted');
+      expect(await restrictedOf(ids.c)).toMatchObject({ until: String(until), reason: expect.stringMatching(/^Meta restringió los mensajes iniciados por la empresa/) });
+      expect((await restrictedOf(ids.a)).at).toBeNull();
+
+      const res = await post('/api/campaigns', {
+        name: 'Con un número restringido',
+        kommo_account_id: w.kommoAccountId,
+        whatsapp_account_id: ids.a,
+        whatsapp_account_ids: [ids.a, ids.b, ids.c],
+        template_id: bed.worlds[0].templateId,
+        filters: {},
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const c = res.json() as Campaign;
+      await startCampaign(bed.t.ctx, bed.userId, c.id);
+      // Nobody new goes to C: only the five tied to it.
+      const rows = await assignment(c.id);
+      const onC = rows.filter((r) => r.account === ids.c);
+      expect(new Set(onC.map((r) => r.phone_key))).toEqual(new Set(keys.map((k) => k.phone_key)));
+      await waitFor(
+        () => rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaign_recipients
+          where campaign_id = ${c.id} and whatsapp_account_id <> ${ids.c} and status in ('pending', 'sending')`),
+        (r) => Number(r[0].n) === 0,
+        30_000,
+        'A and B done',
+      );
+      // The campaign goes on (not paused); the screen says how many wait on C and why.
+      const waiting = await bed.campaign(c.id);
+      expect(waiting.status).toBe('sending');
+      expect(waiting.pause_reason).toBeNull();
+      const numberC = waiting.numbers!.find((n) => n.whatsapp_account_id === ids.c)!;
+      expect(numberC).toMatchObject({ assigned: 5, pending: 5, waiting: 5, sent: 0 });
+      expect(numberC.blocked_reason).toMatch(/^Restringido por Meta: Meta restringió los mensajes iniciados por la empresa/);
+      expect(waiting.numbers!.filter((n) => n.whatsapp_account_id !== ids.c).every((n) => n.blocked_reason === null && n.waiting === 0)).toBe(true);
+      expect(sentFrom(C.phoneNumberId, c.id)).toBe(0);
+
+      // The restriction ends (its expiration passes): C's people go out from C.
+      await db().execute(sql`update whatsapp_accounts set business_account_id = ${WABA}, restricted_until = now() where id = ${ids.c}`);
+      await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'completed after the restriction');
+      expect(sentFrom(C.phoneNumberId, c.id)).toBe(5);
+      expectSentFromTheirNumber(c.id, await assignment(c.id));
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set business_portfolio_id = null, business_account_id = ${WABA},
+        restricted_at = null, restricted_until = null, restricted_reason = null where id in (${ids.a}, ${ids.b}, ${ids.c})`);
+    }
+  });
+
+  it("lifts a WABA's restriction when Meta reinstates it, and reads the restriction's end", async () => {
+    await db().execute(sql`update whatsapp_accounts set business_account_id = '2703' where id = ${ids.b}`);
+    try {
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2703', { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE' } }))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.b), (r) => r.at !== null, 10_000, 'B restricted');
+      // A ban has no end: until Meta reinstates.
+      expect(await restrictedOf(ids.b)).toMatchObject({ until: null, reason: expect.stringMatching(/^Meta suspendió la cuenta/) });
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2703', { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE' } }))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.b), (r) => r.at === null, 10_000, 'B reinstated');
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set business_account_id = ${WABA}, restricted_at = null, restricted_until = null, restricted_reason = null where id = ${ids.b}`);
+    }
+    expect(restrictionEnd(restriction(1_900_000_000))?.toISOString()).toBe(new Date(1_900_000_000_000).toISOString());
+    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: '2026-12-01T00:00:00Z' }] })?.toISOString()).toBe(
+      '2026-12-01T00:00:00.000Z',
+    );
+    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION' }] })).toBeNull();
+  });
+
+  it('a send Meta refuses as restricted (131031, 131048) keeps the number out for an hour; other refusals do not', async () => {
+    const now = new Date('2026-11-28T12:00:00Z');
+    try {
+      expect(await restrictAfterSendRefusal(db(), ids.a, 190, 'token', now)).toBe(false);
+      expect((await restrictedOf(ids.a)).at).toBeNull();
+      expect(await restrictAfterSendRefusal(db(), ids.a, 131048, 'Meta limitó los envíos por la calidad del número (posible spam).', now)).toBe(true);
+      expect(await restrictedOf(ids.a)).toMatchObject({ until: String((now.getTime() + SEND_RESTRICTION_MS) / 1000), reason: expect.stringMatching(/posible spam/) });
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set restricted_at = null, restricted_until = null, restricted_reason = null where id = ${ids.a}`);
     }
   });
 });

@@ -5,6 +5,7 @@ import { rowsOf, type Queryable } from '../../db/sql';
 import { variantLabel } from '@masivo/contract/split-test';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { portfolioKeyOf } from '../whatsapp-accounts/messaging-limit';
+import { restrictedNowSql } from '../whatsapp-accounts/number-restriction';
 
 /**
  * Several numbers in one campaign. A campaign may send from several numbers of one
@@ -14,10 +15,14 @@ import { portfolioKeyOf } from '../whatsapp-accounts/messaging-limit';
  * each number's sender claims only its own people (engine/campaigns/claim.ts).
  */
 
-/** Why number `a` takes no sends for campaign `c` now, or null (SQL on aliases `a` and `c`). */
+/**
+ * Why number `a` takes no sends for campaign `c` now, or null (SQL on aliases `a` and `c`): switched
+ * off, restricted by Meta (number-restriction.ts), RED, or without the template approved.
+ */
 export const laneBlockedSql = (a: string, c: string): SQL =>
   sql.raw(`case
     when not ${a}.is_active then 'Número desactivado'
+    when ${restrictedNowSql(a)} then 'Restringido por Meta: ' || coalesce(${a}.restricted_reason, 'sin motivo informado')
     when upper(coalesce(${a}.quality_rating, '')) = 'RED' then 'Calidad baja (RED)'
     when not exists (select 1 from templates tc where tc.whatsapp_account_id = ${a}.id and tc.user_id = ${c}.user_id
       and tc.name = ${c}.template_name and tc.language = ${c}.template_language and tc.status = 'approved')

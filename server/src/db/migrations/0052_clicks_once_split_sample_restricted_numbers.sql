@@ -17,3 +17,12 @@ alter table campaign_recipients add column if not exists last_clicked_at timesta
 -- A split test whose arms were sent but whose successes are still too few for the z-test waits
 -- longer before deciding, at most until this time (services/campaigns/split-test-decision.ts).
 alter table campaigns add column if not exists split_extended_until timestamptz;
+
+-- A number Meta restricted (services/whatsapp-accounts/number-restriction.ts): it takes no new
+-- people in a several-number campaign and its lane stops; its people wait and are shown. Set by
+-- Meta's account_update restriction or ban of the number's WABA (until the restriction's
+-- expiration, or Meta's reinstatement), or by a send Meta refused for the number (131031 locked,
+-- 131048 spam limit: one hour, then a send tries again). A few rows: no rewrite of anything large.
+alter table whatsapp_accounts add column if not exists restricted_at timestamptz;
+alter table whatsapp_accounts add column if not exists restricted_until timestamptz;
+alter table whatsapp_accounts add column if not exists restricted_reason text;
