@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '@masivo/contract/campaigns';
 import { rowsOf } from '../src/db/sql';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
-import { insertMappings, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
+import { insertContact, insertMappings, insertTemplate, insertWhatsAppAccount, phoneOf } from './helpers/campaign-fixtures';
 import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 import { postWebhook } from './helpers/webhook';
 import { restrictionEnd } from '../src/engine/campaigns/account-update';
@@ -340,9 +340,13 @@ describe('a number Meta restricted', () => {
     await db().execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-2701' where id in (${ids.a}, ${ids.b}, ${ids.c})`);
     await db().execute(sql`update whatsapp_accounts set business_account_id = '2702' where id = ${ids.c}`);
     try {
-      // Persons 1–5 of the third Kommo account wrote to C: they stay on C whatever its state.
+      // 30 people no earlier test reached; the first five wrote to C: they stay on C whatever its state.
       const w = bed.worlds[2];
-      const keys = await rowsOf<{ phone_key: string }>(db(), sql`select phone_key from contacts where account_id = ${w.kommoAccountId} order by kommo_id limit 5`);
+      for (let i = 1; i <= 30; i++) await insertContact(db(), bed.userId, w.kommoAccountId, { kommoId: 5000 + i, phone: phoneOf(5000 + i), tags: ['restringido'] });
+      const keys = await rowsOf<{ phone_key: string }>(
+        db(),
+        sql`select phone_key from contacts where account_id = ${w.kommoAccountId} and kommo_id > 5000 order by kommo_id limit 5`,
+      );
       for (const [i, k] of keys.entries()) {
         await db().execute(sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, from_phone_key, type, body, sent_at)
           values (${bed.userId}, ${ids.c}, ${'wamid.restricted-' + i}, ${k.phone_key}, 'text', 'Hola', now() - interval '1 hour')`);
@@ -360,7 +364,7 @@ describe('a number Meta restricted', () => {
         whatsapp_account_id: ids.a,
         whatsapp_account_ids: [ids.a, ids.b, ids.c],
         template_id: bed.worlds[0].templateId,
-        filters: {},
+        filters: { tags: ['restringido'] },
       });
       expect(res.statusCode, res.body).toBe(201);
       const c = res.json() as Campaign;
