@@ -386,7 +386,10 @@ describe('a number Meta restricted', () => {
       expect(waiting.pause_reason).toBeNull();
       const numberC = waiting.numbers!.find((n) => n.whatsapp_account_id === ids.c)!;
       expect(numberC).toMatchObject({ assigned: 5, pending: 5, waiting: 5, sent: 0 });
-      expect(numberC.blocked_reason).toMatch(/^Restringido por Meta: Meta restringió los mensajes iniciados por la empresa/);
+      const end = new Date(until * 1000).toISOString();
+      expect(numberC.blocked_reason).toBe(
+        `Restringido por Meta: Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business (se vuelve a intentar el ${end.slice(8, 10)}/${end.slice(5, 7)}/${end.slice(0, 4)} ${end.slice(11, 16)} UTC)`,
+      );
       expect(waiting.numbers!.filter((n) => n.whatsapp_account_id !== ids.c).every((n) => n.blocked_reason === null && n.waiting === 0)).toBe(true);
       expect(sentFrom(C.phoneNumberId, c.id)).toBe(0);
 

@@ -22,7 +22,8 @@ import { restrictedNowSql } from '../whatsapp-accounts/number-restriction';
 export const laneBlockedSql = (a: string, c: string): SQL =>
   sql.raw(`case
     when not ${a}.is_active then 'Número desactivado'
-    when ${restrictedNowSql(a)} then 'Restringido por Meta: ' || coalesce(${a}.restricted_reason, 'sin motivo informado')
+    when ${restrictedNowSql(a)} then 'Restringido por Meta: ' || rtrim(coalesce(${a}.restricted_reason, 'sin motivo informado'), '.')
+      || coalesce(' (se vuelve a intentar el ' || to_char(${a}.restricted_until at time zone 'UTC', 'DD/MM/YYYY HH24:MI') || ' UTC)', '')
     when upper(coalesce(${a}.quality_rating, '')) = 'RED' then 'Calidad baja (RED)'
     when not exists (select 1 from templates tc where tc.whatsapp_account_id = ${a}.id and tc.user_id = ${c}.user_id
       and tc.name = ${c}.template_name and tc.language = ${c}.template_language and tc.status = 'approved')
