@@ -3,12 +3,15 @@
 -- recipient's click_count twice (services/campaigns/link-clicks.ts). The key is Meta's click_id when
 -- the event carries one, else the message it names (wamid or person), its timestamp and the
 -- component clicked. One row per attributed click: a small table, written off the send path.
+-- Kept for the webhook inbox's retention window (engine/data-retention.ts), longer than Meta's retries.
 create table if not exists link_click_events (
+  id bigint generated always as identity primary key,
   recipient_id bigint not null,
   event_key text not null,
-  received_at timestamptz not null default now(),
-  primary key (recipient_id, event_key)
+  received_at timestamptz not null default now()
 );
+create unique index if not exists link_click_events_key_idx on link_click_events (recipient_id, event_key);
+create index if not exists link_click_events_received_idx on link_click_events (received_at, id);
 
 -- The latest click's time of a recipient (clicked_at keeps the first). A nullable column without a
 -- default: no table rewrite, and only the click apply writes it.

@@ -1,4 +1,4 @@
-import { bigint, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AbTest, SplitResult } from '@masivo/contract/split-test';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { AutomationTrigger, LeadFields } from '@masivo/contract/automations';
@@ -147,11 +147,12 @@ export const campaignRecipients = pgTable('campaign_recipients', {
 export const linkClickEvents = pgTable(
   'link_click_events',
   {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     recipientId: bigint('recipient_id', { mode: 'number' }).notNull(),
     eventKey: text('event_key').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.recipientId, t.eventKey] })],
+  (t) => [uniqueIndex('link_click_events_key_idx').on(t.recipientId, t.eventKey), index('link_click_events_received_idx').on(t.receivedAt, t.id)],
 );
 
 /** 0049: the numbers of a campaign that sends from several (no row: the campaign's one number). */
