@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VARIANT_LABELS } from './split-test';
+import { abTestSchema, SPLIT_METRICS, SPLIT_NO_WINNER, splitVariantsSchema, VARIANT_LABELS } from './split-test';
 import { CAMPAIGN_STATUSES, RECIPIENT_STATUSES } from './campaigns';
 import { SEND_ROUTES } from './marketing-messages';
 import { contactFilterSchema } from './contact-filter';
@@ -113,8 +113,15 @@ export const v1CreateCampaignSchema = z
       .max(RECIPIENTS_PER_CALL, `Hasta ${RECIPIENTS_PER_CALL} destinatarios por llamada`)
       .optional(),
     scheduled_at: dateTime('Fecha de programación inválida').optional(),
+    /**
+     * A split test ("Prueba A/B"), as in the console: 2–4 variants, the first being template_id,
+     * with ab_test (both or neither). Only for a Kommo audience (kommo_account_id).
+     */
+    variants: splitVariantsSchema.optional(),
+    ab_test: abTestSchema.optional(),
   })
   .refine((b) => !(b.kommo_account_id && b.recipients), 'Usa kommo_account_id con filters, o recipients, no ambos')
+  .refine((b) => !((b.variants || b.ab_test) && !b.kommo_account_id), 'Una prueba A/B necesita una audiencia de Kommo (kommo_account_id)')
   .refine((b) => !(b.filters && !b.kommo_account_id), 'filters requiere kommo_account_id');
 export type V1CreateCampaign = z.infer<typeof v1CreateCampaignSchema>;
 
@@ -162,6 +169,27 @@ export const v1CampaignSchema = z
     created_at: when,
     pause_reason: text(2000).nullable(),
     counts: v1CountsSchema,
+    /** A split test's variants in order (A first: template_id), null outside one. */
+    variants: z.array(z.object({ variant: z.enum(VARIANT_LABELS), template_id: rowId.nullable(), template_name: text(512) })).max(4).nullable(),
+    /** A split test's settings, null outside one. */
+    ab_test: z
+      .object({
+        share: z.number().min(0).max(1),
+        metric: z.enum(SPLIT_METRICS),
+        wait_seconds: z.int().min(0).max(MAX_INT),
+        no_winner: z.enum(SPLIT_NO_WINNER),
+      })
+      .nullable(),
+    /** The decision once taken: the variant the rest got (null: stopped) and its wording. */
+    split_result: z
+      .object({
+        outcome: z.enum(['winner', 'best', 'stopped']),
+        winner: z.enum(VARIANT_LABELS).nullable(),
+        summary: text(200),
+        p_value: z.number().min(0).max(1).nullable(),
+        insufficient_sample: z.boolean(),
+      })
+      .nullable(),
     /** Only in the answer of GET /campaigns/{id}: what the pre-flight says now. */
     preflight: v1PreflightSchema.nullable().optional(),
   })

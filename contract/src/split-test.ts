@@ -28,6 +28,20 @@ export type VariantLabel = (typeof VARIANT_LABELS)[number];
 export const variantLabel = (index: number): VariantLabel => VARIANT_LABELS[Math.max(0, Math.min(VARIANT_LABELS.length - 1, index))];
 /** Significance level of the decision (two-sided), before the Bonferroni correction. */
 export const SPLIT_ALPHA = 0.05;
+/**
+ * Minimum sample of each arm before a winner may be declared (server/src/lib/stats/two-proportion.ts
+ * `sampleCheck` says why): every arm expects at least SPLIT_MIN_EXPECTED successes and as many
+ * failures under the pooled rate, and so has at least SPLIT_MIN_SENDS_PER_ARM accepted sends.
+ */
+export const SPLIT_MIN_SENDS_PER_ARM = 10;
+export const SPLIT_MIN_EXPECTED = 5;
+/**
+ * When the sends suffice but the successes do not yet (reads and replies keep arriving), the
+ * decision waits longer: the wait again, at most this much. Then the no-winner rule applies.
+ */
+export const SPLIT_MAX_EXTRA_WAIT_SECONDS = 24 * 3600;
+/** The metric's successes, as the sample notes name them. */
+export const SPLIT_METRIC_NOUNS: Record<SplitMetric, string> = { read: 'lecturas', reply: 'respuestas', tap: 'toques', click: 'clics' };
 /** Meta's template comparison needs at least this many sends of each template. */
 export const META_COMPARE_MIN_SENDS = 1000;
 /** The reason shown on the rest of the audience when a test without a winner stops the campaign. */
@@ -115,6 +129,10 @@ export const splitResultSchema = z.object({
   decided_at: z.string(),
   /** The test slice's figures the decision was taken on (the arms grow afterwards with the rest). */
   test_arms: z.array(z.object({ variant: z.string(), sent: z.number(), successes: z.number() })),
+  /** True when the sample was too small for the z-test: the no-winner rule was applied. */
+  insufficient_sample: z.boolean().optional(),
+  /** Why the sample was too small, in Spanish. */
+  sample_note: z.string().nullable().optional(),
   /** Meta's template comparison, asked once after the campaign completes (two arms past 1,000 sends). */
   meta_compare: metaCompareSchema.nullable().optional(),
 });
@@ -130,6 +148,18 @@ export const splitTestViewSchema = z.object({
   decide_at: z.string().nullable(),
   /** Recipients outside the test slice still waiting for the winner. */
   waiting: z.number(),
+  /**
+   * The minimum sample per arm and, before the decision, whether the test slice meets it; when the
+   * successes fall short the decision waits until `extended_until` (then the no-winner rule).
+   */
+  sample: z.object({
+    min_sends: z.number(),
+    min_expected: z.number(),
+    sufficient: z.boolean(),
+    /** Why not yet, in Spanish (null when sufficient). */
+    note: z.string().nullable(),
+    extended_until: z.string().nullable(),
+  }),
   arms: z.array(armSchema),
   result: splitResultSchema.nullable(),
 });

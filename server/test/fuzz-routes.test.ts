@@ -134,6 +134,9 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/docs/json' })).json();
     const ops = operations(doc, '/api/v1');
     expect(ops.length).toBeGreaterThanOrEqual(10);
+    // The campaign creation's split test and numbers are fuzzed as every other field.
+    const create = ops.find((op) => op.method === 'POST' && op.path === '/api/v1/campaigns');
+    expect(create?.bodyProps).toEqual(expect.arrayContaining(['variants', 'ab_test', 'whatsapp_account_ids']));
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/api-keys',

@@ -105,6 +105,43 @@ describe('routing by category', () => {
     const analytics = await bed.t.app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/meta-clicks`, headers: bed.headers });
     expect(analytics.statusCode).toBe(200);
     expect(analytics.json().marketing_messages).toMatchObject({ analytics_clicks: 2, clicks_available: true });
+
+    // Meta retries a webhook: the same click delivered twice counts once, with Meta's click_id and
+    // without one (then the message, the time and the component make the event).
+    const clickPayload = (clickId: string | null, timestamp: number) => ({
+      object: 'whatsapp_business_account',
+      entry: [{
+        id: NUMBER.wabaId,
+        changes: [{
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: '15550783881', phone_number_id: NUMBER.phoneNumberId },
+            user_actions: [{
+              action_type: 'marketing_messages_link_click',
+              timestamp: String(timestamp),
+              context: { id: rows[1]!.wamid },
+              marketing_messages_link_click_data: { click_component: 'cta', product_id: 'sku_id', ...(clickId ? { click_id: clickId } : {}), tracking_token: 'example_token' },
+            }],
+          },
+        }],
+      }],
+    });
+    const second = Math.floor(Date.now() / 1000);
+    for (const payload of [clickPayload('click-retried', second), clickPayload('click-retried', second), clickPayload(null, second + 1), clickPayload(null, second + 1)]) {
+      expect((await postWebhook(bed.t.app, APP_SECRET, payload)).statusCode).toBe(200);
+    }
+    await waitFor(() => recipients(c.id), (r) => r[1]!.click_count >= 2, 10_000, 'retried clicks applied');
+    // Let any late duplicate be applied before judging.
+    await new Promise((r) => setTimeout(r, 600));
+    const afterRetries = await recipients(c.id);
+    expect(afterRetries.map((r) => r.click_count)).toEqual([2, 2, 0]);
+    expect((await bed.campaign(c.id)).marketing_messages?.clicked_count).toBe(2);
+    const [times] = await rowsOf<{ first: string; last: string }>(
+      bed.t.ctx.db,
+      sql`select extract(epoch from clicked_at)::bigint::text as first, extract(epoch from last_clicked_at)::bigint::text as last from campaign_recipients where id = ${rows[1]!.id}`,
+    );
+    expect(times).toEqual({ first: String(second), last: String(second + 1) });
   });
 
   it('never sends a non-marketing template by /marketing_messages, even on an onboarded number', async () => {

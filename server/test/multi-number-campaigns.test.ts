@@ -3,8 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '@masivo/contract/campaigns';
 import { rowsOf } from '../src/db/sql';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
-import { insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
-import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
+import { insertContact, insertMappings, insertTemplate, insertWhatsAppAccount, phoneOf } from './helpers/campaign-fixtures';
+import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
+import { postWebhook } from './helpers/webhook';
+import { restrictionEnd } from '../src/engine/campaigns/account-update';
+import { restrictAfterSendRefusal, SEND_RESTRICTION_MS } from '../src/services/whatsapp-accounts/number-restriction';
 
 /**
  * Several numbers in one campaign: three numbers of one WABA (so one portfolio),
@@ -119,6 +122,57 @@ describe('creating a campaign on several numbers', () => {
     expect(pre.json().template_problem).toContain('no tiene aprobada la plantilla');
     const twice = await post('/api/campaigns', { ...base, whatsapp_account_ids: [ids.a, ids.a] });
     expect(twice.statusCode).toBe(400);
+  });
+});
+
+describe('a split test on several numbers', () => {
+  it("checks every variant's template on every number, at creation and in the pre-flight, naming the number and the template", async () => {
+    const w = bed.worlds[0];
+    // promo_b is approved on A and B; C has only a copy still pending.
+    const variantB = await insertTemplate(db(), bed.userId, ids.a, { name: 'promo_b' });
+    await insertMappings(db(), bed.userId, variantB);
+    await insertTemplate(db(), bed.userId, ids.b, { name: 'promo_b' });
+    const pendingOnC = await insertTemplate(db(), bed.userId, ids.c, { name: 'promo_b', status: 'pending' });
+    const [{ name: nameC }] = await rowsOf<{ name: string }>(db(), sql`select name from whatsapp_accounts where id = ${ids.c}`);
+    const body = {
+      name: 'A/B en varios números',
+      kommo_account_id: w.kommoAccountId,
+      whatsapp_account_id: ids.a,
+      whatsapp_account_ids: [ids.a, ids.b, ids.c],
+      template_id: w.templateId,
+      variants: [{ template_id: w.templateId }, { template_id: variantB }],
+      ab_test: { share: 0.2, metric: 'read', wait_seconds: 3600, no_winner: 'stop' },
+    };
+    const expected = `Variante B: El número «${nameC}» no tiene aprobada la plantilla «promo_b» (es)`;
+    const refused = await post('/api/campaigns', body);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe(expected);
+    const pre = await post('/api/campaigns/preflight', body);
+    expect(pre.statusCode, pre.body).toBe(200);
+    expect(pre.json().template_problem).toBe(expected);
+    // Nothing was written by the refused creation.
+    const [{ n }] = await rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaigns where name = ${body.name}`);
+    expect(n).toBe(0);
+    // On two numbers that hold every variant, or once C's copy is approved, it is accepted.
+    const two = await post('/api/campaigns', { ...body, whatsapp_account_ids: [ids.a, ids.b] });
+    expect(two.statusCode, two.body).toBe(201);
+    await db().execute(sql`update templates set status = 'approved' where id = ${pendingOnC}`);
+    const pre2 = await post('/api/campaigns/preflight', body);
+    expect(pre2.json().template_problem).toBeNull();
+    const created = await post('/api/campaigns', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().whatsapp_account_ids).toEqual([ids.a, ids.b, ids.c]);
+    // An edit that adds a number without the variant's copy is refused the same way.
+    const bare = await insertWhatsAppAccount(db(), bed.t.ctx.secrets, bed.userId, { phoneNumberId: '1797', wabaId: WABA, token: 'tok-z' });
+    await insertTemplate(db(), bed.userId, bare);
+    const edit = await bed.t.app.inject({
+      method: 'PUT',
+      url: `/api/campaigns/${two.json().id}`,
+      headers: bed.headers,
+      payload: { whatsapp_account_ids: [ids.a, ids.b, bare] },
+    });
+    expect(edit.statusCode).toBe(400);
+    expect(edit.json().error).toMatch(/^Variante B: El número «.+» no tiene aprobada la plantilla «promo_b» \(es\)$/);
   });
 });
 
@@ -260,6 +314,124 @@ describe('a number that turns red mid-campaign', () => {
     } finally {
       await db().execute(sql`update whatsapp_accounts set rate_per_second = 20 where id in (${ids.a}, ${ids.b})`);
       await db().execute(sql`update whatsapp_accounts set rate_per_second = 40 where id = ${ids.c}`);
+    }
+  });
+});
+
+describe('a number Meta restricted', () => {
+  const accountUpdate = (waba: string, value: Record<string, unknown>) => ({
+    object: 'whatsapp_business_account',
+    entry: [{ id: waba, time: Math.floor(Date.now() / 1000), changes: [{ field: 'account_update', value }] }],
+  });
+  const restriction = (until: number) => ({
+    event: 'ACCOUNT_RESTRICTION',
+    restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: until }],
+  });
+  const restrictedOf = async (id: number) =>
+    (
+      await rowsOf<{ at: string | null; until: string | null; reason: string | null }>(
+        db(),
+        sql`select restricted_at::text as at, extract(epoch from restricted_until)::bigint::text as until, restricted_reason as reason from whatsapp_accounts where id = ${id}`,
+      )
+    )[0]!;
+
+  it("takes no new people; its people wait, shown with the reason, while the other numbers go on; it sends again when the restriction ends", async () => {
+    // C on a WABA of its own in the same portfolio, so Meta's WABA restriction names C only.
+    await db().execute(sql`update whatsapp_accounts set business_portfolio_id = 'P-2701' where id in (${ids.a}, ${ids.b}, ${ids.c})`);
+    await db().execute(sql`update whatsapp_accounts set business_account_id = '2702' where id = ${ids.c}`);
+    try {
+      // 30 people no earlier test reached; the first five wrote to C: they stay on C whatever its state.
+      const w = bed.worlds[2];
+      for (let i = 1; i <= 30; i++) await insertContact(db(), bed.userId, w.kommoAccountId, { kommoId: 5000 + i, phone: phoneOf(5000 + i), tags: ['restringido'] });
+      const keys = await rowsOf<{ phone_key: string }>(
+        db(),
+        sql`select phone_key from contacts where account_id = ${w.kommoAccountId} and kommo_id > 5000 order by kommo_id limit 5`,
+      );
+      for (const [i, k] of keys.entries()) {
+        await db().execute(sql`insert into inbound_messages (user_id, whatsapp_account_id, wamid, from_phone_key, type, body, sent_at)
+          values (${bed.userId}, ${ids.c}, ${'wamid.restricted-' + i}, ${k.phone_key}, 'text', 'Hola', now() - interval '1 hour')`);
+      }
+      // Meta restricts C's WABA (its documented account_update), for a day.
+      const until = Math.floor(Date.now() / 1000) + 86_400;
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2702', restriction(until)))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.c), (r) => r.at !== null, 10_000, 'C restricted');
+      expect(await restrictedOf(ids.c)).toMatchObject({ until: String(until), reason: expect.stringMatching(/^Meta restringió los mensajes iniciados por la empresa/) });
+      expect((await restrictedOf(ids.a)).at).toBeNull();
+
+      const res = await post('/api/campaigns', {
+        name: 'Con un número restringido',
+        kommo_account_id: w.kommoAccountId,
+        whatsapp_account_id: ids.a,
+        whatsapp_account_ids: [ids.a, ids.b, ids.c],
+        template_id: bed.worlds[0].templateId,
+        filters: { tags: ['restringido'] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const c = res.json() as Campaign;
+      await startCampaign(bed.t.ctx, bed.userId, c.id);
+      // Nobody new goes to C: only the five tied to it.
+      const rows = await assignment(c.id);
+      const onC = rows.filter((r) => r.account === ids.c);
+      expect(new Set(onC.map((r) => r.phone_key))).toEqual(new Set(keys.map((k) => k.phone_key)));
+      await waitFor(
+        () => rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaign_recipients
+          where campaign_id = ${c.id} and whatsapp_account_id <> ${ids.c} and status in ('pending', 'sending')`),
+        (r) => Number(r[0].n) === 0,
+        30_000,
+        'A and B done',
+      );
+      // The campaign goes on (not paused); the screen says how many wait on C and why.
+      const waiting = await bed.campaign(c.id);
+      expect(waiting.status).toBe('sending');
+      expect(waiting.pause_reason).toBeNull();
+      const numberC = waiting.numbers!.find((n) => n.whatsapp_account_id === ids.c)!;
+      expect(numberC).toMatchObject({ assigned: 5, pending: 5, waiting: 5, sent: 0 });
+      const end = new Date(until * 1000).toISOString();
+      expect(numberC.blocked_reason).toBe(
+        `Restringido por Meta: Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business (se vuelve a intentar el ${end.slice(8, 10)}/${end.slice(5, 7)}/${end.slice(0, 4)} ${end.slice(11, 16)} UTC)`,
+      );
+      expect(waiting.numbers!.filter((n) => n.whatsapp_account_id !== ids.c).every((n) => n.blocked_reason === null && n.waiting === 0)).toBe(true);
+      expect(sentFrom(C.phoneNumberId, c.id)).toBe(0);
+
+      // The restriction ends (its expiration passes): C's people go out from C.
+      await db().execute(sql`update whatsapp_accounts set business_account_id = ${WABA}, restricted_until = now() where id = ${ids.c}`);
+      await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'completed after the restriction');
+      expect(sentFrom(C.phoneNumberId, c.id)).toBe(5);
+      expectSentFromTheirNumber(c.id, await assignment(c.id));
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set business_portfolio_id = null, business_account_id = ${WABA},
+        restricted_at = null, restricted_until = null, restricted_reason = null where id in (${ids.a}, ${ids.b}, ${ids.c})`);
+    }
+  });
+
+  it("lifts a WABA's restriction when Meta reinstates it, and reads the restriction's end", async () => {
+    await db().execute(sql`update whatsapp_accounts set business_account_id = '2703' where id = ${ids.b}`);
+    try {
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2703', { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'DISABLE' } }))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.b), (r) => r.at !== null, 10_000, 'B restricted');
+      // A ban has no end: until Meta reinstates.
+      expect(await restrictedOf(ids.b)).toMatchObject({ until: null, reason: expect.stringMatching(/^Meta suspendió la cuenta/) });
+      expect((await postWebhook(bed.t.app, APP_SECRET, accountUpdate('2703', { event: 'DISABLED_UPDATE', ban_info: { waba_ban_state: 'REINSTATE' } }))).statusCode).toBe(200);
+      await waitFor(() => restrictedOf(ids.b), (r) => r.at === null, 10_000, 'B reinstated');
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set business_account_id = ${WABA}, restricted_at = null, restricted_until = null, restricted_reason = null where id = ${ids.b}`);
+    }
+    expect(restrictionEnd(restriction(1_900_000_000))?.toISOString()).toBe(new Date(1_900_000_000_000).toISOString());
+    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: '2026-12-01T00:00:00Z' }] })?.toISOString()).toBe(
+      '2026-12-01T00:00:00.000Z',
+    );
+    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION' }] })).toBeNull();
+  });
+
+  it('a send Meta refuses as restricted (131031, 131048) keeps the number out for an hour; other refusals do not', async () => {
+    const now = new Date('2026-11-28T12:00:00Z');
+    try {
+      expect(await restrictAfterSendRefusal(db(), ids.a, 190, 'token', now)).toBe(false);
+      expect((await restrictedOf(ids.a)).at).toBeNull();
+      expect(await restrictAfterSendRefusal(db(), ids.a, 131048, 'Meta limitó los envíos por la calidad del número (posible spam).', now)).toBe(true);
+      expect(await restrictedOf(ids.a)).toMatchObject({ until: String((now.getTime() + SEND_RESTRICTION_MS) / 1000), reason: expect.stringMatching(/posible spam/) });
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set restricted_at = null, restricted_until = null, restricted_reason = null where id = ${ids.a}`);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql';
+import { insertMappings, insertTemplate, insertWhatsAppAccount } from './helpers/campaign-fixtures';
 import { startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 
 /**
@@ -179,6 +180,74 @@ describe('a campaign through the public API', () => {
     expect(entry!.actor_name).toMatch(/^clave «clave \d+»$/);
     // Cancel a finished campaign: 409.
     expectProblem(await v1(key, 'POST', `/campaigns/${id}/cancel`), 409, 'conflict');
+  });
+
+  it("creates a split test on several numbers with the console's checks, and returns its variants and settings", async () => {
+    const { key } = await createKey({ scopes: ['campaigns:read', 'campaigns:write'] });
+    const w = bed.worlds[0]!;
+    const variantB = await insertTemplate(bed.t.ctx.db, bed.userId, w.whatsappAccountId, { name: 'promo_b' });
+    await insertMappings(bed.t.ctx.db, bed.userId, variantB);
+    // A second number of the same portfolio (WABA) holding both templates.
+    const second = await insertWhatsAppAccount(bed.t.ctx.db, bed.t.ctx.secrets, bed.userId, { phoneNumberId: '771002', wabaId: NUMBER.wabaId, token: 'tok-v1b' });
+    await insertTemplate(bed.t.ctx.db, bed.userId, second);
+    await insertTemplate(bed.t.ctx.db, bed.userId, second, { name: 'promo_b' });
+    const ab = { share: 0.3, metric: 'reply', wait_seconds: 7200, no_winner: 'send_best' };
+    const body = {
+      name: 'A/B desde la API',
+      whatsapp_account_id: w.whatsappAccountId,
+      whatsapp_account_ids: [w.whatsappAccountId, second],
+      template_id: w.templateId,
+      kommo_account_id: w.kommoAccountId,
+      filters: {},
+      variants: [{ template_id: w.templateId }, { template_id: variantB }],
+      ab_test: ab,
+    };
+    const created = await v1(key, 'POST', '/campaigns', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      whatsapp_account_ids: [w.whatsappAccountId, second],
+      variants: [
+        { variant: 'A', template_id: w.templateId, template_name: 'promo' },
+        { variant: 'B', template_id: variantB, template_name: 'promo_b' },
+      ],
+      ab_test: ab,
+      split_result: null,
+    });
+    const read = (await v1(key, 'GET', `/campaigns/${created.json().id}`)).json();
+    expect(read).toMatchObject({ variants: created.json().variants, ab_test: ab });
+    const listed = (await v1(key, 'GET', '/campaigns')).json().data.find((c: { id: number }) => c.id === created.json().id);
+    expect(listed).toMatchObject({ ab_test: ab });
+    // A one-template campaign says null for both.
+    const { variants: _v, ab_test: _a, ...oneTemplate } = body;
+    const plain = await v1(key, 'POST', '/campaigns', { ...oneTemplate, name: 'Sin prueba' });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json()).toMatchObject({ variants: null, ab_test: null, split_result: null });
+
+    // The console's validation, as problem details; nothing written.
+    const before = (await rowsOf<{ n: number }>(bed.t.ctx.db, sql`select count(*)::int as n from campaigns`))[0]!.n;
+    const bad = [
+      [{ ...body, ab_test: undefined }, /variantes \(variants\) y su configuración \(ab_test\)/],
+      [{ ...body, variants: [{ template_id: w.templateId }] }, /de 2 a 4 variantes/],
+      [{ ...body, variants: [{ template_id: variantB }, { template_id: w.templateId }] }, /La variante A debe ser la plantilla de la campaña/],
+      [{ ...body, ab_test: { ...ab, share: 2 } }, /porción de prueba/],
+      [{ ...body, ab_test: { ...ab, metric: 'ventas' } }, /Métrica inválida/],
+      [{ ...body, kommo_account_id: undefined, filters: undefined, recipients: [{ phone: '+5491100000001' }] }, /necesita una audiencia de Kommo/],
+    ] as const;
+    for (const [payload, message] of bad) {
+      const res = await v1(key, 'POST', '/campaigns', payload);
+      const problem = expectProblem(res, res.statusCode === 422 ? 422 : 400, res.statusCode === 422 ? 'validation' : res.json().type.split(':').pop());
+      expect(JSON.stringify(problem), JSON.stringify(payload)).toMatch(message);
+    }
+    // promo_b missing on the second number: a Spanish finding naming the number and the template.
+    await bed.t.ctx.db.execute(sql`update templates set status = 'pending' where whatsapp_account_id = ${second} and name = 'promo_b'`);
+    const missing = await v1(key, 'POST', '/campaigns', body);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().detail).toMatch(/^Variante B: El número «.+» no tiene aprobada la plantilla «promo_b» \(es\)$/);
+    expect((await rowsOf<{ n: number }>(bed.t.ctx.db, sql`select count(*)::int as n from campaigns`))[0]!.n).toBe(before);
+
+    // A key limited to the first number cannot name the second one in the list: 404.
+    const { key: scoped } = await createKey({ scopes: ['campaigns:read', 'campaigns:write'], whatsapp_account_ids: [w.whatsappAccountId] });
+    expectProblem(await v1(scoped, 'POST', '/campaigns', body), 404, 'not-found');
   });
 
   it('an explicit-recipients campaign sends each recipient its own parameters; a bad batch writes nothing', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { RESULTS_COLUMNS } from '../src/services/campaigns/results-export';
+import { rowsOf } from '../src/db/sql';
 import { createTestApp, type TestApp } from './helpers/app';
 import { insertContacts, seedCampaignWorld } from './helpers/campaign-fixtures';
 import { FORMULA_REPLY, seedSentCampaign, type SentCampaign } from './helpers/results-fixtures';
@@ -74,6 +75,60 @@ describe('results export', () => {
     expect(byPerson(4)).toMatchObject({ Estado: 'Enviado', 'Categoría de cobro': '', 'Costo (USD)': '0.0618' });
     expect(byPerson(12)).toMatchObject({ Estado: 'Pendiente', 'Costo (USD)': '' });
     expect(rows.find((r) => r.Contacto === 'Duplicado')).toMatchObject({ Estado: 'Omitido', 'Mensaje de error': expect.stringMatching(/Número repetido/) });
+  });
+
+  it('says per row the variant and its template, the number that sent it, the route and the clicks', async () => {
+    // A split test on two numbers: its own rows, written as the sender and the webhooks leave them.
+    const split = await seedSentCampaign(t, userId, { phoneNumberId: '1503', wabaId: '2503' });
+    const second = await seedCampaignWorld(t.ctx.db, t.ctx.secrets, userId, { number: { phoneNumberId: '1504', wabaId: '2503', token: 'tok' }, subdomain: 'segundo' });
+    await t.ctx.db.execute(sql`update whatsapp_accounts set display_phone_number = '+54 9 11 5555-0002' where id = ${second.whatsappAccountId}`);
+    const phoneOfNumber = async (id: number) =>
+      (await rowsOf<{ phone: string }>(t.ctx.db, sql`select coalesce(display_phone_number, phone_number) as phone from whatsapp_accounts where id = ${id}`))[0]!.phone;
+    const [mainPhone, secondPhone] = [await phoneOfNumber(split.world.whatsappAccountId), await phoneOfNumber(second.whatsappAccountId)];
+    expect(mainPhone).not.toBe(secondPhone);
+    const variants = [
+      { template_id: split.world.templateId, template_name: 'promo', template_language: 'es' },
+      { template_id: second.templateId, template_name: 'promo_b', template_language: 'es' },
+    ];
+    await t.ctx.db.execute(sql`update campaigns set split_test = ${JSON.stringify({ share: 0.5, metric: 'click', wait_seconds: 60, no_winner: 'stop', variants })}::jsonb
+      where id = ${split.campaignId}`);
+    await t.ctx.db.execute(sql`insert into campaign_numbers (campaign_id, whatsapp_account_id, user_id) values (${split.campaignId}, ${split.world.whatsappAccountId}, ${userId}), (${split.campaignId}, ${second.whatsappAccountId}, ${userId})`);
+    const set = (i: number, assignments: ReturnType<typeof sql>) =>
+      t.ctx.db.execute(sql`update campaign_recipients set ${assignments} where campaign_id = ${split.campaignId} and contact_id = ${split.contactId(i)}`);
+    await set(1, sql`variant = 1, whatsapp_account_id = ${second.whatsappAccountId}, route = 'marketing_messages', click_count = 3,
+      clicked_at = '2026-11-02T10:00:00Z', last_clicked_at = '2026-11-02T12:30:00Z'`);
+    await set(2, sql`variant = 0, whatsapp_account_id = ${split.world.whatsappAccountId}, route = 'messages'`);
+    // Clicked once before the latest click's time was kept: the first click is the latest too.
+    await set(8, sql`variant = 0, whatsapp_account_id = ${split.world.whatsappAccountId}, click_count = 1, clicked_at = '2026-11-02T09:00:00Z'`);
+    // Pending outside the test slice: no arm yet, so no template; its number is already decided.
+    await set(12, sql`variant = null, whatsapp_account_id = ${second.whatsappAccountId}`);
+
+    const res = await exportCsv(split.campaignId);
+    expect(res.statusCode, res.body).toBe(200);
+    const [head, ...raw] = parseCsv(res.body.replace(/^\uFEFF/, ''));
+    expect(head).toEqual([...RESULTS_COLUMNS]);
+    const rows = raw.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]])) as Record<string, string>);
+    const byPerson = (i: number) => rows.find((r) => Number(r['ID de contacto']) === split.contactId(i))!;
+    const phoneCell = (p: string) => (/^[=+\-@]/.test(p) ? `'${p}` : p);
+    expect(byPerson(1)).toMatchObject({
+      Variante: 'B',
+      Plantilla: 'promo_b',
+      'Número de envío': phoneCell(secondPhone),
+      Ruta: 'API de marketing',
+      Clics: '3',
+      'Primer clic': '2026-11-02T10:00:00.000Z',
+      'Último clic': '2026-11-02T12:30:00.000Z',
+    });
+    expect(byPerson(2)).toMatchObject({ Variante: 'A', Plantilla: 'promo', 'Número de envío': phoneCell(mainPhone), Ruta: 'Cloud API', Clics: '0', 'Primer clic': '', 'Último clic': '' });
+    expect(byPerson(8)).toMatchObject({ Clics: '1', 'Primer clic': '2026-11-02T09:00:00.000Z', 'Último clic': '2026-11-02T09:00:00.000Z' });
+    // Sent before routes were recorded: /messages. Never sent: no route.
+    expect(byPerson(8).Ruta).toBe('Cloud API');
+    expect(byPerson(12)).toMatchObject({ Variante: '', Plantilla: '', 'Número de envío': phoneCell(secondPhone), Ruta: '', Clics: '0' });
+    expect(byPerson(5)).toMatchObject({ Ruta: '' });
+
+    // A one-number campaign without a test: its template and number on every row.
+    const plain = (await records()).find((r) => Number(r['ID de contacto']) === s.contactId(1))!;
+    expect(plain).toMatchObject({ Variante: '', Plantilla: 'promo', 'Número de envío': phoneCell(await phoneOfNumber(s.world.whatsappAccountId)), Ruta: 'Cloud API' });
   });
 
   it('neutralises a reply a spreadsheet would run as a formula', async () => {

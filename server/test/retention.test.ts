@@ -61,7 +61,7 @@ const ago = (days: number) => sql`now() - make_interval(days => ${days})`;
 /** Every retained table emptied and filled again with rows old and young, each named by a label. */
 async function seed() {
   const { db } = t.ctx;
-  for (const table of ['meta_events', 'inbound_messages', 'webhook_events', 'kommo_inbox', 'kommo_writeback_items', 'kommo_writebacks']) {
+  for (const table of ['meta_events', 'inbound_messages', 'webhook_events', 'kommo_inbox', 'kommo_writeback_items', 'kommo_writebacks', 'link_click_events']) {
     await db.execute(sql`delete from ${sql.identifier(table)}`);
   }
 
@@ -101,6 +101,11 @@ async function seed() {
   await hook('abandonado-joven', 6, sql`'infinity'::timestamptz`, 8);
   await hook('pendiente-viejo', 60, sql`now()`, 0);
   await hook('reintento-viejo', 60, sql`now() + interval '1 hour'`, 5);
+
+  // The keys of applied link clicks: they only need to outlive Meta's retries (the inbox's 7 days).
+  for (const [label, days] of [['clic-viejo-1', 8], ['clic-viejo-2', 30], ['clic-joven', 6]] as const) {
+    await db.execute(sql`insert into link_click_events (recipient_id, event_key, received_at) values (1, ${label}, ${ago(days)})`);
+  }
 
   // Kommo's inbox: rows set aside with an error go after 7 days; waiting rows never.
   const kommoRow = async (label: string, receivedDays: number, failedDays: number | null) => {
@@ -159,6 +164,7 @@ const KEPT = {
   ],
   webhook_events: ['abandonado-joven', 'pendiente-viejo', 'reintento-viejo'],
   kommo_inbox: ['fallida-joven', 'pendiente-vieja'],
+  link_click_events: ['clic-joven'],
   kommo_writeback_items: [
     'a-medias-hecho',
     'a-medias-pendiente',
@@ -177,6 +183,7 @@ async function left() {
     inbound_messages: await labels(sql`select body as l from inbound_messages`),
     webhook_events: await labels(sql`select payload ->> 'label' as l from webhook_events`),
     kommo_inbox: await labels(sql`select body ->> 'label' as l from kommo_inbox`),
+    link_click_events: await labels(sql`select event_key as l from link_click_events`),
     kommo_writeback_items: await labels(sql`select note_text as l from kommo_writeback_items`),
   };
 }
@@ -206,7 +213,7 @@ describe('retention sweep', () => {
     firstRun = {
       meta_events: gone('meta_events'),
       inbound_messages: gone('inbound_messages'),
-      webhook_inbox: gone('webhook_events') + gone('kommo_inbox'),
+      webhook_inbox: gone('webhook_events') + gone('kommo_inbox') + gone('link_click_events'),
       writeback_items: gone('kommo_writeback_items'),
     };
     for (const kind of RETENTION_KINDS) expect(firstRun[kind]).toBeGreaterThan(0);
@@ -251,8 +258,8 @@ describe('retention sweep', () => {
     const perKind = (kind: RetentionKind) => statements.filter(([k]) => k === kind).map(([, n]) => n);
     expect(perKind('meta_events')).toEqual([2, 1]);
     expect(perKind('inbound_messages').length).toBeGreaterThanOrEqual(3);
-    // Two tables make up the webhook inbox: each ends with a short statement.
-    expect(perKind('webhook_inbox').filter((n) => n < 2)).toHaveLength(2);
+    // Three tables make up the webhook inbox (Meta's, the clicks' keys, Kommo's): each ends with a short statement.
+    expect(perKind('webhook_inbox').filter((n) => n < 2)).toHaveLength(3);
     for (const kind of RETENTION_KINDS) expect(perKind(kind).reduce((a, b) => a + b, 0)).toBe(firstRun[kind]);
   });
 

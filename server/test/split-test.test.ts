@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SPLIT_STOPPED_REASON } from '@masivo/contract/split-test';
 import { rowsOf } from '../src/db/sql';
-import { decideSplit, twoProportionZTest, wilsonInterval } from '../src/lib/stats/two-proportion';
+import { decideSplit, sampleCheck, twoProportionZTest, wilsonInterval } from '../src/lib/stats/two-proportion';
 import { claimRecipients } from '../src/engine/campaigns/claim';
 import { createCampaign } from '../src/services/campaigns/create-campaign';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
@@ -70,6 +70,29 @@ describe('the two-proportion z-test', () => {
     expect(four).toMatchObject({ best: 1, significant: true });
     for (const c of four.comparisons) expect(c.pAdjusted).toBeCloseTo(Math.min(1, c.p * 3), 12);
     expect(four.p).toBe(Math.max(...four.comparisons.map((c) => c.pAdjusted)));
+  });
+});
+
+describe('the minimum sample per arm', () => {
+  it("declares no winner while the z-test's large-sample condition fails, whatever its p-value", () => {
+    // 8 sends per arm: under the floor of 10, however clear the difference looks.
+    expect(sampleCheck([{ n: 8, x: 0 }, { n: 8, x: 8 }], 10, 5)).toEqual({ sufficient: false, shortArms: [0, 1], lowExpected: true });
+    const short = splitResultOf({ no_winner: 'stop', variants: [], metric: 'read' }, [{ n: 8, x: 0 }, { n: 8, x: 8 }], new Date(0));
+    expect(decideSplit([{ n: 8, x: 0 }, { n: 8, x: 8 }]).significant).toBe(true);
+    expect(short).toMatchObject({ outcome: 'stopped', winner: null, best: 'B', significant: false, insufficient_sample: true, summary: 'Muestra insuficiente' });
+    expect(short.sample_note).toBe('Cada variante necesita al menos 10 envíos aceptados por Meta (A: 8, B: 8).');
+    // Enough sends, too few expected successes (2 % pooled over 100 per arm: 2 each) → no winner; send_best sends the best.
+    const rare = splitResultOf({ no_winner: 'send_best', variants: [], metric: 'reply' }, [{ n: 100, x: 0 }, { n: 100, x: 4 }], new Date(0));
+    expect(rare).toMatchObject({ outcome: 'best', winner: 'B', significant: false, insufficient_sample: true, summary: 'Muestra insuficiente' });
+    expect(rare.sample_note).toMatch(/al menos 5 respuestas esperadas y 5 envíos sin respuestas/);
+    // 12 per arm at a pooled 50 %: 6 expected each way, the condition holds and B wins.
+    expect(sampleCheck([{ n: 12, x: 0 }, { n: 12, x: 12 }], 10, 5).sufficient).toBe(true);
+    expect(splitResultOf({ no_winner: 'stop', variants: [] }, [{ n: 12, x: 0 }, { n: 12, x: 12 }], new Date(0))).toMatchObject({
+      outcome: 'winner',
+      winner: 'B',
+      insufficient_sample: false,
+      sample_note: null,
+    });
   });
 });
 
@@ -267,7 +290,8 @@ describe('a split test ("Prueba A/B")', () => {
     const c = await createSplit({ share: 0.4, no_winner: 'stop', wait_seconds: 1 });
     await startCampaign(bed.t.ctx, bed.userId, c.id);
     const done = await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'stopped split test completed');
-    expect(done.split_test!.result).toMatchObject({ outcome: 'stopped', winner: null, significant: false, summary: 'Sin diferencia significativa' });
+    // Nobody read: too few expected reads for the z-test; after the longer wait (1 s) the no-winner rule applies.
+    expect(done.split_test!.result).toMatchObject({ outcome: 'stopped', winner: null, significant: false, summary: 'Muestra insuficiente', insufficient_sample: true });
     const rows = await recipients(c.id);
     const rest = rows.filter((r) => r.variant === null);
     expect(rest.length).toBeGreaterThan(0);
@@ -275,6 +299,36 @@ describe('a split test ("Prueba A/B")', () => {
     expect(bed.sim.messages()).toHaveLength(rows.length - rest.length);
     expect(done.skipped_count).toBe(rest.length);
     expect(done.pending_count).toBe(0);
+  });
+
+  it('waits longer when the successes are too few for the z-test, then applies the no-winner rule', async () => {
+    bed.sim.configure({ readRate: 0 });
+    const c = await createSplit({ share: 0.5, no_winner: 'stop', wait_seconds: 3600 });
+    await startCampaign(bed.t.ctx, bed.userId, c.id);
+    await waitFor(
+      () => recipients(c.id),
+      (rs) => rs.filter((r) => (r.status === 'pending' || r.status === 'sending') && r.variant !== null).length === 0,
+      20_000,
+      'test slice sent',
+    );
+    const [{ decide_at: decideAt }] = await rowsOf<{ decide_at: string }>(bed.t.ctx.db, sql`select split_decide_at::text as decide_at from campaigns where id = ${c.id}`);
+    const due = new Date(new Date(decideAt).getTime() + 1_000);
+    // Nobody read: 0 expected reads per arm. The wait is extended by the set wait (1 h), looked at again in 5 min.
+    expect(await decideSplitTest(bed.t.ctx.db, c.id, due)).toBe(false);
+    const before = await bed.campaign(c.id);
+    expect(before.split_test!.result).toBeNull();
+    expect(before.split_test!.sample).toMatchObject({ sufficient: false, min_sends: 10, min_expected: 5 });
+    expect(before.split_test!.sample.note).toMatch(/al menos 5 lecturas esperadas/);
+    const until = new Date(before.split_test!.sample.extended_until!);
+    expect(until.getTime()).toBe(new Date(decideAt).getTime() + 3_600_000);
+    expect(new Date(before.split_test!.decide_at!).getTime()).toBe(due.getTime() + 5 * 60_000);
+    // Still short when the longer wait ends: the no-winner rule (stop) applies.
+    expect(await decideSplitTest(bed.t.ctx.db, c.id, new Date(until.getTime() + 1_000))).toBe(true);
+    const after = await bed.campaign(c.id);
+    expect(after.split_test!.result).toMatchObject({ outcome: 'stopped', winner: null, insufficient_sample: true, summary: 'Muestra insuficiente' });
+    expect(after.split_test!.sample).toMatchObject({ sufficient: false });
+    expect((await recipients(c.id)).filter((r) => r.variant === null).every((r) => r.status === 'skipped')).toBe(true);
+    await bed.t.ctx.db.execute(sql`update campaigns set status = 'cancelled' where id = ${c.id}`);
   });
 
   it('sends the best arm to the rest when no variant wins and no_winner is send_best, with three variants', async () => {

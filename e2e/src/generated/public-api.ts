@@ -229,6 +229,29 @@ export interface components {
                 /** Format: int32 */
                 deferred: number;
             };
+            variants: {
+                /** @enum {string} */
+                variant: "A" | "B" | "C" | "D";
+                template_id: number | null;
+                template_name: string;
+            }[] | null;
+            ab_test: {
+                share: number;
+                /** @enum {string} */
+                metric: "read" | "reply" | "tap" | "click";
+                /** Format: int32 */
+                wait_seconds: number;
+                /** @enum {string} */
+                no_winner: "send_best" | "stop";
+            } | null;
+            split_result: {
+                /** @enum {string} */
+                outcome: "winner" | "best" | "stopped";
+                winner: ("A" | "B" | "C" | "D") | null;
+                summary: string;
+                p_value: number | null;
+                insufficient_sample: boolean;
+            } | null;
             preflight?: {
                 /** Format: int32 */
                 matched: number;
@@ -295,6 +318,29 @@ export interface components {
                 /** Format: int32 */
                 deferred: number;
             };
+            variants: {
+                /** @enum {string} */
+                variant: "A" | "B" | "C" | "D";
+                template_id: number | null;
+                template_name: string;
+            }[] | null;
+            ab_test: {
+                share: number;
+                /** @enum {string} */
+                metric: "read" | "reply" | "tap" | "click";
+                /** Format: int32 */
+                wait_seconds: number;
+                /** @enum {string} */
+                no_winner: "send_best" | "stop";
+            } | null;
+            split_result: {
+                /** @enum {string} */
+                outcome: "winner" | "best" | "stopped";
+                winner: ("A" | "B" | "C" | "D") | null;
+                summary: string;
+                p_value: number | null;
+                insufficient_sample: boolean;
+            } | null;
             preflight?: {
                 /** Format: int32 */
                 matched: number;
@@ -535,6 +581,19 @@ export interface operations {
                         };
                     }[];
                     scheduled_at?: string;
+                    variants?: {
+                        /** Format: int32 */
+                        template_id: number;
+                    }[];
+                    ab_test?: {
+                        share: number;
+                        /** @enum {string} */
+                        metric: "read" | "reply" | "tap" | "click";
+                        /** Format: int32 */
+                        wait_seconds: number;
+                        /** @enum {string} */
+                        no_winner: "send_best" | "stop";
+                    };
                 };
             };
         };

@@ -86,6 +86,15 @@ const STEPS: Step[] = [
       order by id limit ${limit}`,
   },
   {
+    // The keys of link clicks applied (services/campaigns/link-clicks.ts): they only have to
+    // outlive Meta's retries of the same webhook. link_click_events_received_idx (0052).
+    kind: 'webhook_inbox',
+    table: 'link_click_events',
+    scan: ({ cutoff, after, limit }) => sql`select id, received_at as t, false as kept from link_click_events
+      where received_at < ${cutoff} and ${pastCursor(sql`received_at`, after)}
+      order by received_at, id limit ${limit}`,
+  },
+  {
     // Kommo's inbox: applied rows are deleted as they are applied; rows set aside with an error
     // (failed_at, kommo_inbox_failed_idx) go past the window. Rows still waiting (failed_at
     // null, among them the lead moves automatic campaigns need) are never read here.

@@ -1,4 +1,4 @@
-import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AbTest, SplitResult } from '@masivo/contract/split-test';
 import type { CampaignStatus, RecipientStatus } from '@masivo/contract/campaigns';
 import type { AutomationTrigger, LeadFields } from '@masivo/contract/automations';
@@ -81,6 +81,8 @@ export const campaigns = pgTable('campaigns', {
   splitTest: jsonb('split_test').$type<SplitTestConfig>(),
   splitDecideAt: timestamp('split_decide_at', { withTimezone: true }),
   splitResult: jsonb('split_result').$type<SplitResult>(),
+  /** 0052: the decision waits for more successes until then (the sample was too small). */
+  splitExtendedUntil: timestamp('split_extended_until', { withTimezone: true }),
 });
 
 export const campaignRecipients = pgTable('campaign_recipients', {
@@ -120,6 +122,8 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0047: link clicks Meta reported (marketing_messages_link_click), and the first one's time. */
   clickedAt: timestamp('clicked_at', { withTimezone: true }),
   clickCount: integer('click_count').notNull().default(0),
+  /** 0052: the latest click's time. */
+  lastClickedAt: timestamp('last_clicked_at', { withTimezone: true }),
   /** 0017: the recipient's IANA zone and ISO country, computed when the audience is frozen. */
   timeZone: text('time_zone'),
   country: text('country'),
@@ -138,6 +142,18 @@ export const campaignRecipients = pgTable('campaign_recipients', {
   /** 0048: a split test's arm (0 = A); null outside one, and for the rest until the decision. */
   variant: smallint('variant'),
 });
+
+/** 0052: each link click applied, so a webhook Meta retries counts once (link-clicks.ts). */
+export const linkClickEvents = pgTable(
+  'link_click_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    recipientId: bigint('recipient_id', { mode: 'number' }).notNull(),
+    eventKey: text('event_key').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('link_click_events_key_idx').on(t.recipientId, t.eventKey), index('link_click_events_received_idx').on(t.receivedAt, t.id)],
+);
 
 /** 0049: the numbers of a campaign that sends from several (no row: the campaign's one number). */
 export const campaignNumbers = pgTable(

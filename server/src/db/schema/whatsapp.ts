@@ -37,6 +37,10 @@ export const whatsappAccounts = pgTable('whatsapp_accounts', {
   dailyLimit: integer('daily_limit'),
   /** 0014: Meta's time of that limit. */
   dailyLimitAt: timestamp('daily_limit_at', { withTimezone: true }),
+  /** 0052: Meta restricted the number (its WABA, or a send's 131031/131048): since, until (null: until lifted), why. */
+  restrictedAt: timestamp('restricted_at', { withTimezone: true }),
+  restrictedUntil: timestamp('restricted_until', { withTimezone: true }),
+  restrictedReason: text('restricted_reason'),
   /** 0047: the WABA's `marketing_messages_onboarding_status` (ONBOARDED, ELIGIBLE, …); null: not read. */
   mmOnboardingStatus: text('mm_onboarding_status'),
   /** 0047: the portfolio's terms (`owner_business_info…status`: TERM_OF_SERVICE_SIGNED, REQUEST_SENT, NOT_STARTED). */

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { pauseWabaCampaigns } from '../../services/campaigns/campaign-transitions';
 import { applyTermsSigned } from '../../services/whatsapp-accounts/marketing-onboarding';
+import { liftWabaRestriction, restrictWabaNumbers } from '../../services/whatsapp-accounts/number-restriction';
 import type { MetaChange } from './webhook-payload';
 
 type Json = Record<string, unknown>;
@@ -38,8 +39,28 @@ export function accountUpdatePauseReason(value: Json): string | null {
 }
 
 /**
- * account_update: a ban or a messaging restriction pauses every sending campaign of the WABA;
- * MM_LITE_TERMS_SIGNED (`waba_info: {waba_id, owner_business_id}`) opens the Marketing Messages API.
+ * When a restriction of an `account_update` ends: the blocking restriction's `expiration` (Unix
+ * seconds, as Meta's timestamps, or an ISO time); null when Meta gives none (until reinstated).
+ */
+export function restrictionEnd(value: Json): Date | null {
+  if ((str(value.event) ?? '').toUpperCase() !== 'ACCOUNT_RESTRICTION') return null;
+  const list = Array.isArray(value.restriction_info) ? value.restriction_info : [value.restriction_info ?? value.restrictions];
+  for (const r of list) {
+    if (!BLOCKING_RESTRICTIONS.has((str(obj(r)?.restriction_type) ?? '').toUpperCase())) continue;
+    const raw = obj(r)?.expiration;
+    const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
+    const at = seconds !== null ? new Date(seconds * 1000) : typeof raw === 'string' ? new Date(raw) : null;
+    return at && Number.isFinite(at.getTime()) ? at : null;
+  }
+  return null;
+}
+
+/**
+ * account_update: a ban or a messaging restriction restricts every number of the WABA (a
+ * several-number campaign stops those numbers' lanes and goes on with its others; its people on
+ * them wait) and pauses the WABA's one-number campaigns; a reinstatement (`waba_ban_state`
+ * REINSTATE) lifts the numbers' restriction. MM_LITE_TERMS_SIGNED (`waba_info: {waba_id,
+ * owner_business_id}`) opens the Marketing Messages API.
  */
 export async function applyAccountUpdate(db: Db, change: MetaChange): Promise<void> {
   if ((str(change.value.event) ?? '').toUpperCase() === 'MM_LITE_TERMS_SIGNED') {
@@ -47,6 +68,12 @@ export async function applyAccountUpdate(db: Db, change: MetaChange): Promise<vo
     await applyTermsSigned(db, typeof waba === 'string' || typeof waba === 'number' ? String(waba) : change.wabaId);
     return;
   }
+  if (!change.wabaId) return;
   const reason = accountUpdatePauseReason(change.value);
-  if (reason && change.wabaId) await pauseWabaCampaigns(db, change.wabaId, reason);
+  if (reason) {
+    await restrictWabaNumbers(db, change.wabaId, reason, restrictionEnd(change.value));
+    await pauseWabaCampaigns(db, change.wabaId, reason);
+    return;
+  }
+  if ((str(obj(change.value.ban_info)?.waba_ban_state) ?? '').toUpperCase() === 'REINSTATE') await liftWabaRestriction(db, change.wabaId);
 }

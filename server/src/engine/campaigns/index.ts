@@ -4,6 +4,7 @@ import { whatsappAccounts } from '../../db/schema/index';
 import { createWhatsAppMessenger } from '../../integrations/whatsapp/messenger';
 import { sendExclusions } from '../../services/campaigns/frequency-cap';
 import { pauseWithReason } from '../../services/campaigns/campaign-transitions';
+import { restrictAfterSendRefusal } from '../../services/whatsapp-accounts/number-restriction';
 import { templateRefusedBySend } from '../../services/templates/template-risk';
 import { loadSendingAccount, type SendingAccount } from '../../services/whatsapp-accounts/account-secrets';
 import { recordRouteRefused } from '../../services/whatsapp-accounts/marketing-onboarding';
@@ -238,7 +239,11 @@ function senderStore(ctx: AppContext, accountId: number, graphUrl: string): Send
       return due === null || resumeAt === undefined ? due : Math.max(due, resumeAt - Date.now());
     },
     excluded: (campaign, phoneKeys) => sendExclusions(ctx.db, campaign, phoneKeys),
-    pause: (target, reason) => pauseWithReason(ctx.db, target, reason),
+    pause: async (target, reason, code) => {
+      // Meta restricted this number (131031, 131048): a several-number campaign's lane stops for an hour.
+      if ('whatsappAccountId' in target) await restrictAfterSendRefusal(ctx.db, target.whatsappAccountId, code, reason);
+      return pauseWithReason(ctx.db, target, reason);
+    },
     templateRefused: async (templateId, code) => (await templateRefusedBySend(ctx.db, templateId, code)).paused,
     routeRefused: (reason) => recordRouteRefused(ctx.db, accountId, reason),
     signCallback: (target) => callbackData.sign(target),

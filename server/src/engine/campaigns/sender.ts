@@ -71,8 +71,11 @@ export interface SenderStore {
    * reached the tenant's frequency cap: one question per claimed batch.
    */
   excluded(campaign: ActiveCampaign, phoneKeys: string[]): Promise<{ blacklisted: Set<string>; capped: Set<string> }>;
-  /** Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts). */
-  pause(target: PauseTarget, reason: string): Promise<number[]>;
+  /**
+   * Pauses sending campaigns with a reason the operator sees (campaign-transitions.ts); `code`, the
+   * Graph error that caused it, restricts the number when it says Meta restricted it.
+   */
+  pause(target: PauseTarget, reason: string, code?: number | null): Promise<number[]>;
   /**
    * Meta refused a send because it paused (132015) or disabled (132016) the template: the
    * template is marked so and every campaign sending it pauses until Meta brings it back
@@ -397,7 +400,7 @@ export class AccountSender {
           return;
         }
         const target = outcome.scope === 'account' ? { whatsappAccountId: this.accountId } : { campaignIds: [item.campaignId] };
-        void this.pause(target, systemicPauseReason(outcome.code, outcome.reason));
+        void this.pause(target, systemicPauseReason(outcome.code, outcome.reason), outcome.code);
         return;
       }
       case 'ambiguous':
@@ -413,7 +416,7 @@ export class AccountSender {
   }
 
   /** Pauses campaigns for a systemic reason; this process stops sending them right away. */
-  private async pause(target: PauseTarget, reason: string) {
+  private async pause(target: PauseTarget, reason: string, code?: number | null) {
     const ids = 'campaignIds' in target ? target.campaignIds : [...this.active.keys()];
     for (const id of ids) {
       this.active.delete(id);
@@ -421,7 +424,7 @@ export class AccountSender {
     }
     this.releaseQueued((item) => ids.includes(item.campaignId) || 'whatsappAccountId' in target);
     try {
-      await this.store.pause(target, reason);
+      await this.store.pause(target, reason, code);
     } catch (err) {
       this.log('could not pause campaigns', err);
     }

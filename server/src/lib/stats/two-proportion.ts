@@ -106,3 +106,31 @@ export function decideSplit(arms: Proportion[], alpha = 0.05): SplitDecision {
     comparisons,
   };
 }
+
+export interface SampleCheck {
+  /** Every arm meets both conditions: the z-test may declare a winner. */
+  sufficient: boolean;
+  /** Arms (indexes) with fewer sends than the floor: more time cannot fix it (the slice was sent). */
+  shortArms: number[];
+  /** Some arm's expected successes or failures under the pooled rate fall short: time may fix it. */
+  lowExpected: boolean;
+}
+
+/**
+ * Whether the pooled two-proportion z-test is valid on these arms. The test treats each arm's
+ * rate as normally distributed; that approximation holds when, under the pooled rate p̂, every
+ * arm expects at least `minExpected` successes and as many failures (n·p̂ ≥ 5 and n·(1−p̂) ≥ 5, the
+ * usual large-sample condition of the two-proportion test). Below it the p-value is not what it
+ * claims (too small for rare events: a 0-vs-3 split of 10 sends per arm is "p = 0,02" by the
+ * normal curve and p ≈ 0,2 by the exact test), so no winner may be declared. The condition
+ * implies at least 2·minExpected sends per arm; `minSends` is that floor, checked separately
+ * because sends do not grow once the test slice was sent, while successes (reads, replies,
+ * clicks) still do.
+ */
+export function sampleCheck(arms: Proportion[], minSends: number, minExpected: number): SampleCheck {
+  const n = arms.reduce((s, a) => s + a.n, 0);
+  const pooled = n > 0 ? arms.reduce((s, a) => s + a.x, 0) / n : 0;
+  const shortArms = arms.flatMap((a, i) => (a.n < minSends ? [i] : []));
+  const lowExpected = arms.some((a) => a.n * pooled < minExpected || a.n * (1 - pooled) < minExpected);
+  return { sufficient: shortArms.length === 0 && !lowExpected && arms.length >= 2, shortArms, lowExpected };
+}

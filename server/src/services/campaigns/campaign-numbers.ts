@@ -2,8 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { CampaignNumberProgress } from '@masivo/contract/campaigns';
 import type { Db } from '../../db/client';
 import { rowsOf, type Queryable } from '../../db/sql';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { variantLabel } from '@masivo/contract/split-test';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
 import { portfolioKeyOf } from '../whatsapp-accounts/messaging-limit';
+import { restrictedNowSql } from '../whatsapp-accounts/number-restriction';
 
 /**
  * Several numbers in one campaign. A campaign may send from several numbers of one
@@ -13,10 +15,15 @@ import { portfolioKeyOf } from '../whatsapp-accounts/messaging-limit';
  * each number's sender claims only its own people (engine/campaigns/claim.ts).
  */
 
-/** Why number `a` takes no sends for campaign `c` now, or null (SQL on aliases `a` and `c`). */
+/**
+ * Why number `a` takes no sends for campaign `c` now, or null (SQL on aliases `a` and `c`): switched
+ * off, restricted by Meta (number-restriction.ts), RED, or without the template approved.
+ */
 export const laneBlockedSql = (a: string, c: string): SQL =>
   sql.raw(`case
     when not ${a}.is_active then 'Número desactivado'
+    when ${restrictedNowSql(a)} then 'Restringido por Meta: ' || rtrim(coalesce(${a}.restricted_reason, 'sin motivo informado'), '.')
+      || coalesce(' (se vuelve a intentar el ' || to_char(${a}.restricted_until at time zone 'UTC', 'DD/MM/YYYY HH24:MI') || ' UTC)', '')
     when upper(coalesce(${a}.quality_rating, '')) = 'RED' then 'Calidad baja (RED)'
     when not exists (select 1 from templates tc where tc.whatsapp_account_id = ${a}.id and tc.user_id = ${c}.user_id
       and tc.name = ${c}.template_name and tc.language = ${c}.template_language and tc.status = 'approved')
@@ -53,6 +60,31 @@ export async function resolveCampaignNumbers(
     if (!r.approved) throw badRequest(`El número «${r.name}» no tiene aprobada la plantilla «${template.name}» (${template.language})`);
   }
   return wanted;
+}
+
+/**
+ * A split test on several numbers: each variant's template must also have an approved copy on
+ * every number, since each person hears from their one number in their arm's template. Checked
+ * after `resolveCampaignNumbers` (which checked the campaign's own template and the portfolio);
+ * a missing copy is a 400 naming the variant, the number and the template.
+ */
+export async function assertVariantsOnNumbers(
+  db: Queryable,
+  userId: number,
+  numbers: number[],
+  variants: ReadonlyArray<{ template_name: string; template_language: string } | null> | null | undefined,
+): Promise<void> {
+  if (!variants || numbers.length < 2) return;
+  for (let i = 1; i < variants.length; i++) {
+    const v = variants[i];
+    if (!v) continue;
+    try {
+      await resolveCampaignNumbers(db, userId, numbers[0]!, numbers, { name: v.template_name, language: v.template_language });
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 400) throw badRequest(`Variante ${variantLabel(i)}: ${err.message}`);
+      throw err;
+    }
+  }
 }
 
 /** Records the campaign's numbers: rows only when it sends from more than one. */
@@ -149,7 +181,14 @@ export const NUMBERS_FIXED = 'Los números de la campaña no se pueden cambiar d
 export async function updateCampaignNumbers(
   db: Queryable,
   userId: number,
-  row: { id: number; whatsappAccountId: number | null; templateName: string | null; templateLanguage: string | null; audienceFrozenAt: Date | null },
+  row: {
+    id: number;
+    whatsappAccountId: number | null;
+    templateName: string | null;
+    templateLanguage: string | null;
+    audienceFrozenAt: Date | null;
+    splitTest?: { variants: Array<{ template_name: string; template_language: string }> } | null;
+  },
   changes: { whatsappAccountId?: number | null; templateName?: string | null; templateLanguage?: string | null },
   ids: number[] | undefined,
   numberOrTemplateChanged: boolean,
@@ -167,5 +206,7 @@ export async function updateCampaignNumbers(
     const after = new Set([primary, ...wanted]);
     if (before.size !== after.size || [...after].some((id) => !before.has(id))) throw conflict(NUMBERS_FIXED);
   }
-  await saveCampaignNumbers(db, userId, row.id, await resolveCampaignNumbers(db, userId, primary, wanted, { name, language }));
+  const numbers = await resolveCampaignNumbers(db, userId, primary, wanted, { name, language });
+  await assertVariantsOnNumbers(db, userId, numbers, row.splitTest?.variants);
+  await saveCampaignNumbers(db, userId, row.id, numbers);
 }

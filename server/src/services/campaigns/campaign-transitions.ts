@@ -326,17 +326,20 @@ export async function resumeAfterTemplate(db: Queryable, templateIds: number[]):
 }
 
 /**
- * Meta banned or restricted a WABA (account_update webhook): every sending campaign of every
- * verified number of that WABA pauses with the reason. Returns the paused ids.
+ * Meta banned or restricted a WABA (account_update webhook): every one-number sending campaign of
+ * every verified number of that WABA pauses with the reason. Returns the paused ids.
  */
 export async function pauseWabaCampaigns(db: Queryable, wabaId: string, reason: string): Promise<number[]> {
   return ids(
     await rowsOf<{ id: number }>(
       db,
       withSystemEntries(
+        // A several-number campaign is not paused: the WABA's numbers are restricted
+        // (number-restriction.ts), so their lanes stop and the campaign goes on with its others.
         sql`update campaigns set status = 'paused', pause_reason = ${reason}, pause_origin = 'engine', updated_at = now()
             where ${statusIn(CAN_PAUSE)} and whatsapp_account_id in (
               select id from whatsapp_accounts where business_account_id = ${wabaId} and owner_verified_at is not null)
+              and not exists (select 1 from campaign_numbers n where n.campaign_id = campaigns.id)
             returning id, user_id, name, status, 'sending' as old_status`,
         { action: 'campaign.paused_by_meta', reason },
       ),

@@ -14,7 +14,7 @@ import type { ActivityActor } from '../activity/activity-log';
 import { countContacts } from '../contacts/filter-engine';
 import { initialSendingHours } from './campaign-sending-hours';
 import { splitTestConfig } from './split-test';
-import { resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
+import { assertVariantsOnNumbers, resolveCampaignNumbers, saveCampaignNumbers } from './campaign-numbers';
 
 /**
  * A new campaign: a draft without `scheduled_at`, scheduled with it. Everything it points
@@ -30,6 +30,8 @@ export async function createCampaign(ctx: AppContext, userId: number, input: Cre
   const splitTest = await splitTestConfig(db, userId, data);
   // Several numbers: same portfolio, each with the template approved.
   const numbers = await resolveCampaignNumbers(db, userId, data.whatsapp_account_id, data.whatsapp_account_ids, template);
+  // A split test on several numbers: every variant's template on every number too.
+  await assertVariantsOnNumbers(db, userId, numbers, splitTest?.variants);
   const scheduledAt = parseSchedule(data.scheduled_at);
   // `total_recipients` = every contact the filter matches, the pre-flight's `matched`: the same
   // filter engine, counted from the narrow tables (the full classification waits for the start).

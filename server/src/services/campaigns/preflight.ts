@@ -1,6 +1,6 @@
 import { variantLabel } from '@masivo/contract/split-test';
-import { and, eq, sql } from 'drizzle-orm';
-import { numbersOfCampaigns, numbersRate, resolveCampaignNumbers } from './campaign-numbers';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { assertVariantsOnNumbers, numbersOfCampaigns, numbersRate, resolveCampaignNumbers } from './campaign-numbers';
 import type { ContactFilter } from '@masivo/contract/contact-filter';
 import {
   EXCLUSION_LABELS,
@@ -77,7 +77,9 @@ export async function preflightRules(
   // Every sender is checked: same portfolio, the template approved on each (campaign-numbers.ts).
   if (templateProblem === null && (input.numbers?.length ?? 0) > 1) {
     try {
-      await resolveCampaignNumbers(db, userId, input.whatsappAccountId, input.numbers, template);
+      const numbers = await resolveCampaignNumbers(db, userId, input.whatsappAccountId, input.numbers, template);
+      // Each variant's template on every number too ("Variante B: El número «X» no tiene aprobada…").
+      await assertVariantsOnNumbers(db, userId, numbers, await variantTemplatesOf(db, userId, input.variantTemplateIds));
     } catch (err) {
       if (!(err instanceof AppError) || err.statusCode !== 400) throw err;
       templateProblem = err.message;
@@ -314,6 +316,21 @@ async function finish(
     },
     frequency_cap: p.cap ? { max_messages: p.cap.maxMessages, days: p.cap.days } : null,
   };
+}
+
+/** A split test's variants' templates (name, language), in order; null outside a split test. */
+async function variantTemplatesOf(db: Db, userId: number, ids: number[] | undefined) {
+  if (!ids?.length) return null;
+  const rows = await db
+    .select({ id: templates.id, name: templates.name, language: templates.language })
+    .from(templates)
+    .where(and(inArray(templates.id, ids), eq(templates.userId, userId)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // A variant not found was already reported by variantsProblem.
+  return ids.map((id) => {
+    const t = byId.get(id);
+    return t ? { template_name: t.name, template_language: t.language } : null;
+  });
 }
 
 /** The first variant of a split test whose template cannot be sent, as "Variante B: <reason>" (null: all usable). */

@@ -1,4 +1,5 @@
 import { variantLabel } from '@masivo/contract/split-test';
+import { SEND_ROUTE_LABELS, type SendRoute } from '@masivo/contract/marketing-messages';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { PRICING_CATEGORY_LABELS, RECIPIENT_STATUS_LABELS, type CampaignResultsQuery, type RecipientStatus } from '@masivo/contract/campaigns';
@@ -36,6 +37,12 @@ export const RESULTS_COLUMNS = [
   'Tipo de cobro',
   'Costo (USD)',
   'Variante',
+  'Plantilla',
+  'Número de envío',
+  'Ruta',
+  'Clics',
+  'Primer clic',
+  'Último clic',
 ] as const;
 
 /** Meta's `pricing.type` of a status webhook, in Spanish. */
@@ -68,6 +75,11 @@ interface RawResult {
   pricing_type: string | null;
   country: string | null;
   variant: number | string | null;
+  whatsapp_account_id: number | string | null;
+  route: string | null;
+  click_count: number | string;
+  clicked_at: string | null;
+  last_clicked_at: string | null;
 }
 
 /**
@@ -102,6 +114,24 @@ export async function* exportResultsCsv(
     sql`select category from templates where id = ${p.campaign.templateId ?? 0}::int and user_id = ${p.userId}::int`,
   );
   const templateCategory = template?.category ?? null;
+  // The numbers a row can name: the campaign's own and, in a several-number campaign, each of its
+  // numbers (read once, a handful of rows).
+  const numbers = new Map(
+    (
+      await rowsOf<{ id: number | string; phone: string }>(
+        db,
+        sql`select w.id, coalesce(w.display_phone_number, w.phone_number) as phone from whatsapp_accounts w
+            where w.user_id = ${p.userId}::int
+              and (w.id = ${p.campaign.whatsappAccountId ?? 0}::int
+                or w.id in (select n.whatsapp_account_id from campaign_numbers n where n.campaign_id = ${p.campaign.id}::int))`,
+      )
+    ).map((n) => [Number(n.id), n.phone]),
+  );
+  const campaignNumber = p.campaign.whatsappAccountId === null ? null : (numbers.get(p.campaign.whatsappAccountId) ?? null);
+  const variants = p.campaign.splitTest?.variants ?? null;
+  /** The template a row is (or will be) sent with: its arm's in a split test, else the campaign's. */
+  const templateOf = (variant: number | null) =>
+    variants ? (variant === null ? null : (variants[variant]?.template_name ?? null)) : (p.campaign.templateName ?? null);
   const rates = new RateIndex((await loadRateCard(db, p.userId)).rates);
   let lastId = 0;
   for (;;) {
@@ -111,7 +141,9 @@ export async function* exportResultsCsv(
             ${isoOf(sql`r.sent_at`)} as sent_at, ${isoOf(sql`r.delivered_at`)} as delivered_at,
             ${isoOf(sql`r.read_at`)} as read_at, ${isoOf(sql`r.failed_at`)} as failed_at,
             ${isoOf(sql`r.replied_at`)} as replied_at, r.error_code, r.error_message, r.last_reply, r.reply_count,
-            r.button_tapped, r.pricing_category, r.pricing_type, r.country, r.variant
+            r.button_tapped, r.pricing_category, r.pricing_type, r.country, r.variant,
+            r.whatsapp_account_id, r.route, r.click_count, ${isoOf(sql`r.clicked_at`)} as clicked_at,
+            ${isoOf(sql`coalesce(r.last_clicked_at, r.clicked_at)`)} as last_clicked_at
           from campaign_recipients r
           left join contacts c on c.id = r.contact_id and c.user_id = ${p.userId}::int
           where ${p.where} and r.id > ${lastId}
@@ -122,6 +154,7 @@ export async function* exportResultsCsv(
     let chunk = '';
     for (const r of batch) {
       lastId = Number(r.id);
+      const variant = r.variant === null || r.variant === undefined ? null : Number(r.variant);
       chunk += csvRow([
         r.contact_name,
         r.contact_id === null ? null : String(r.contact_id),
@@ -141,7 +174,15 @@ export async function* exportResultsCsv(
         r.pricing_type ? (PRICING_TYPE_LABELS[r.pricing_type.toLowerCase()] ?? r.pricing_type) : null,
         costOf(r, templateCategory, rates),
         // A split test's arm ("Prueba A/B"), so the file is read per variant.
-        r.variant === null || r.variant === undefined ? null : variantLabel(Number(r.variant)),
+        variant === null ? null : variantLabel(variant),
+        templateOf(variant),
+        // The number it is (or will be) sent from: its own in a several-number campaign.
+        r.whatsapp_account_id === null ? campaignNumber : (numbers.get(Number(r.whatsapp_account_id)) ?? null),
+        // The route that carried it; a message sent before routes were recorded went by /messages.
+        r.route ? (SEND_ROUTE_LABELS[r.route as SendRoute] ?? r.route) : r.sent_at ? SEND_ROUTE_LABELS.messages : null,
+        Number(r.click_count ?? 0),
+        r.clicked_at,
+        r.last_clicked_at,
       ], p.format);
     }
     // Counted for the export's activity-log entry.

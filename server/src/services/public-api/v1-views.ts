@@ -1,3 +1,4 @@
+import type { VariantLabel } from '@masivo/contract/split-test';
 import { variantLabel } from '@masivo/contract/split-test';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -50,6 +51,17 @@ export function toV1Campaign(c: Campaign, preflight?: Preflight | null): V1Campa
     completed_at: c.completed_at,
     created_at: c.created_at,
     pause_reason: c.pause_reason,
+    variants: c.split_test ? c.split_test.arms.map((a) => ({ variant: a.variant as VariantLabel, template_id: a.template_id, template_name: a.template_name })) : null,
+    ab_test: c.split_test ? { ...c.split_test.ab_test } : null,
+    split_result: c.split_test?.result
+      ? {
+          outcome: c.split_test.result.outcome,
+          winner: (c.split_test.result.winner as VariantLabel | null) ?? null,
+          summary: c.split_test.result.summary,
+          p_value: c.split_test.result.p_value,
+          insufficient_sample: c.split_test.result.insufficient_sample ?? false,
+        }
+      : null,
     counts: {
       total: c.total_recipients,
       pending: c.pending_count,

@@ -6,6 +6,11 @@ import { TableHead } from '@/components/ui/table-head';
 import { useIsPhone } from '@/components/ui/use-media-query';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { usd } from './preflight-panel';
+import { lazy, Suspense } from 'react';
+import { Spinner } from '@/components/ui/spinner';
+
+/** The arms' funnels draw with the chart library, loaded only when a split test is shown. */
+const SplitTestArmCharts = lazy(() => import('./split-test-arm-charts'));
 
 /** Meta's block reasons (TOP_BLOCK_REASON), in Spanish. */
 const BLOCK_REASON_LABELS: Record<string, string> = {
@@ -70,7 +75,12 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
         {t.result ? (
           <>
             <p className="text-base font-semibold text-gray-900">{t.result.summary}</p>
-            {!t.result.significant && t.result.p_value !== null && (
+            {t.result.insufficient_sample && t.result.sample_note && (
+              <p className="text-gray-700" data-testid="split-test-sample">
+                No se declara ganadora con una muestra tan chica: {t.result.sample_note}
+              </p>
+            )}
+            {!t.result.significant && !t.result.insufficient_sample && t.result.p_value !== null && (
               <p className="text-gray-700">
                 Mejor variante: {t.result.best} (p = {t.result.p_value.toLocaleString('es-ES', { maximumFractionDigits: 3 })}, se necesita p &lt; 0,05)
               </p>
@@ -82,6 +92,14 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
           <p className="text-gray-700">
             {t.decide_at ? `En prueba: la decisión se toma desde el ${formatDateTime(t.decide_at)}, cuando la porción de prueba se haya enviado.` : 'La prueba empieza al iniciar la campaña.'}
             {t.waiting > 0 && ` ${formatNumber(t.waiting)} destinatarios esperan a la variante ganadora.`}
+          </p>
+        )}
+        {!t.result && t.decide_at && !t.sample.sufficient && t.sample.note && (
+          <p className="mt-1 text-gray-700" data-testid="split-test-sample">
+            Muestra insuficiente por ahora: {t.sample.note}
+            {t.sample.extended_until
+              ? ` La decisión espera hasta el ${formatDateTime(t.sample.extended_until)}; si la muestra no alcanza, se aplica «${SPLIT_NO_WINNER_LABELS[t.ab_test.no_winner]}».`
+              : ` Si al decidir la muestra no alcanza, se aplica «${SPLIT_NO_WINNER_LABELS[t.ab_test.no_winner]}».`}
           </p>
         )}
       </div>
@@ -151,10 +169,16 @@ export function SplitTestCard({ campaign }: { campaign: Campaign }) {
           </table>
         </TableScroll>
       )}
+      {t.arms.some((a) => a.sent > 0) && (
+        <Suspense fallback={<Spinner className="py-8" label="Cargando gráficos de las variantes..." />}>
+          <SplitTestArmCharts arms={t.arms} />
+        </Suspense>
+      )}
       {meta && !meta.available && meta.reason && <p className="mt-3 text-xs text-gray-500">Comparación de bloqueos de Meta: no disponible. {meta.reason}.</p>}
       <p className="mt-3 text-xs text-gray-500">
         La tasa es sobre los mensajes aceptados por Meta; la ganadora sale de una prueba z de dos proporciones al 95 %
-        {t.arms.length > 2 ? ', cada variante contra la mejor con corrección de Bonferroni' : ''}. Después de la decisión las cifras incluyen al resto del público.
+        {t.arms.length > 2 ? ', cada variante contra la mejor con corrección de Bonferroni' : ''}. No se declara ganadora si alguna variante
+        tiene menos de {t.sample.min_sends} envíos o menos de {t.sample.min_expected} éxitos (o fracasos) esperados con la tasa conjunta. Después de la decisión las cifras incluyen al resto del público.
       </p>
     </Card>
   );
