@@ -26,3 +26,4 @@ export const attemptedCountriesSql = (campaignId: number, userId: number): SQL =
   from campaign_recipients
   where campaign_id = ${campaignId} and user_id = ${userId}::int and status <> 'skipped'
   group by country, case when country is null then left(phone_key, 4) end`;
+

@@ -8,7 +8,7 @@ import { loadRateCard } from '../pricing/rate-card-service';
 import { normalizeCategory, RateIndex } from '../pricing/rate-lookup';
 import { countryOfRecipient } from './audience-classifier';
 import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-groups';
-import { asOfSql, ROLLUP_JOB } from './campaign-rollups';
+import { asOfSql, EXACT_BELOW, ROLLUP_JOB } from './campaign-rollups';
 
 /** Meta's `pricing.type` values that cost nothing. */
 export const FREE_PRICING_TYPES: readonly string[] = ['free_customer_service', 'free_entry_point'];
@@ -77,8 +77,9 @@ export async function campaignCost(
   db: Db,
   userId: number,
   campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
+  opts: { fromRollupsAt?: number } = {},
 ): Promise<CampaignCost> {
-  const { groups, countries, asOf } = await costSource(db, userId, campaign.id);
+  const { groups, countries, asOf } = await costSource(db, userId, campaign.id, opts.fromRollupsAt);
   const index = new RateIndex((await loadRateCard(db, userId)).rates);
   const lines = new Map<string, CostLine & { micros: number }>();
   const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
@@ -115,17 +116,24 @@ export async function campaignCost(
 /**
  * What the campaign's cost is counted from: its delivered messages per what prices them and arm,
  * and its attempted recipients per country (campaign-cost-groups.ts). From the rollups when the
- * `campaign-rollups` job has folded the campaign (`as_of`: when they were last known current), so
- * the screen of a sending campaign of a million recipients, read every few seconds, costs a few
- * rows; from the recipients otherwise (a campaign not folded yet, so small or just started).
+ * `campaign-rollups` job has folded a campaign of EXACT_BELOW recipients or more (`as_of`:
+ * when they were last known current), so the screen of a sending campaign of a million
+ * recipients, read every few seconds, costs a few rows; from the recipients otherwise (a small
+ * campaign, exact at once, or a big one not folded yet).
  */
-async function costSource(db: Db, userId: number, campaignId: number): Promise<{ groups: Group[]; countries: CountryGroup[]; asOf: string | null }> {
+async function costSource(
+  db: Db,
+  userId: number,
+  campaignId: number,
+  fromRollupsAt = EXACT_BELOW,
+): Promise<{ groups: Group[]; countries: CountryGroup[]; asOf: string | null }> {
   const [folded] = await rowsOf<{ as_of: string }>(
     db,
     sql`select ${isoOf(asOfSql)} as as_of
         from campaign_rollups r join campaigns c on c.id = r.campaign_id
         left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
-        where r.campaign_id = ${campaignId} and r.user_id = ${userId}::int and r.costs_folded`,
+        where r.campaign_id = ${campaignId} and r.user_id = ${userId}::int and r.costs_folded
+          and c.total_recipients >= ${fromRollupsAt}::int`,
   );
   if (folded) {
     const [groups, countries] = await Promise.all([

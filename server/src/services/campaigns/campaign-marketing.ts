@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expiryLabel, type CampaignMarketing } from '@masivo/contract/marketing-messages';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/sql';
+import { EXACT_BELOW } from './campaign-rollups';
 import { marketingRouteOpen } from '../whatsapp-accounts/marketing-onboarding';
 import type { CampaignRow } from './campaign-view';
 
@@ -19,13 +20,16 @@ export const ROUTE_OF_RECIPIENT = sql`case when r.route is not null then r.route
  * Clicks are "no disponible" when Meta gives none for the account: nothing went by the
  * marketing route, no click arrived and the analytics gave no clicks.
  */
-export async function campaignMarketing(db: Db, row: CampaignRow): Promise<CampaignMarketing> {
-  // From the rollups once the campaign is folded (its screen is read every few seconds while it
-  // sends; a million recipients took over 100 ms to count), from its recipients before.
-  const [folded] = await rowsOf<{ mm: number | string; cloud: number | string }>(
-    db,
-    sql`select routed_marketing as mm, routed_cloud as cloud from campaign_rollups where campaign_id = ${row.id} and costs_folded`,
-  );
+export async function campaignMarketing(db: Db, row: CampaignRow, opts: { fromRollupsAt?: number } = {}): Promise<CampaignMarketing> {
+  // A big campaign's from the rollups once folded (its screen is read every few seconds while it
+  // sends; a million recipients took over 100 ms to count), a small one's from its recipients.
+  const [folded] =
+    row.totalRecipients >= (opts.fromRollupsAt ?? EXACT_BELOW)
+      ? await rowsOf<{ mm: number | string; cloud: number | string }>(
+          db,
+          sql`select routed_marketing as mm, routed_cloud as cloud from campaign_rollups where campaign_id = ${row.id} and costs_folded`,
+        )
+      : [];
   const [routes] = folded
     ? [folded]
     : await rowsOf<{ mm: number | string; cloud: number | string }>(

@@ -226,16 +226,31 @@ export async function foldChangedCampaigns(
 }
 
 /**
+ * Below this many recipients a campaign's screen does not wait for the job: its charts are
+ * folded at the read when its recipients moved since its fold, and its cost and routes are
+ * counted from its recipients (tens of milliseconds either way), so a small campaign's figures
+ * are exact the moment its last status lands. From it on, a fold or a count would take a large
+ * share of a second at each poll: the screen reads the rollups as the job left them and says how
+ * old they are.
+ */
+export const EXACT_BELOW = 50_000;
+
+/**
  * Folds the campaigns of `userId` (or the one `campaignId`) that were never folded, so a chart
  * never answers from a rollup that does not exist yet (a campaign created since the job's last
- * pass). Those already folded are left to the job. Returns whether anything was folded (the
- * caller then reads from the primary, which has it).
+ * pass), and, with `staleBelow`, those smaller than that whose recipients moved since their fold.
+ * The others are left to the job. Returns whether anything was folded (the caller then reads
+ * from the primary, which has it).
  */
-export async function foldUnfolded(db: Db, userId: number, campaignId?: number): Promise<boolean> {
+export async function foldUnfolded(db: Db, userId: number, campaignId?: number, opts: { staleBelow?: number } = {}): Promise<boolean> {
+  const stale = opts.staleBelow
+    ? sql`or (c.total_recipients < ${opts.staleBelow}::int
+          and exists (select 1 from campaign_rollups r where r.campaign_id = c.id and r.source_mark <> ${changeMark(sql`c`)}))`
+    : sql``;
   const rows = await rowsOf<{ id: number }>(
     db,
     sql`select c.id from campaigns c where c.user_id = ${userId}::int ${campaignId === undefined ? sql`` : sql`and c.id = ${campaignId}`}
-          and not exists (select 1 from campaign_rollups r where r.campaign_id = c.id)
+          and (not exists (select 1 from campaign_rollups r where r.campaign_id = c.id) ${stale})
         order by c.id`,
   );
   for (const r of rows) await foldCampaign(db, Number(r.id));

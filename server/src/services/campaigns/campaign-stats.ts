@@ -4,7 +4,7 @@ import { STATS_BUCKET_MINUTES, STATS_MAX_POINTS, type CampaignStats, type Campai
 import type { Db } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
 import { loadCampaignRow } from './campaign-queries';
-import { asOfSql, foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
+import { asOfSql, EXACT_BELOW, foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
 
 const MINUTE = 60_000;
 const DAY_MINUTES = 1440;
@@ -54,7 +54,8 @@ interface Totals {
  */
 export async function campaignStats(db: Db, userId: number, id: number, query: CampaignStatsQuery, reads: Db = db): Promise<CampaignStats> {
   await loadCampaignRow(db, userId, id);
-  const source = (await foldUnfolded(db, userId, id)) ? db : reads;
+  // A small campaign whose recipients moved since its fold is folded now: exact at once.
+  const source = (await foldUnfolded(db, userId, id, { staleBelow: EXACT_BELOW })) ? db : reads;
   const zone = query.tz ?? 'UTC';
   const [t] = await rowsOf<Totals>(
     source,
