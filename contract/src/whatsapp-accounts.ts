@@ -118,6 +118,12 @@ export const whatsappAccountSchema = z.object({
   has_access_token: z.boolean(),
   /** Meta's Marketing Messages API for this number: state, Spanish guidance, fallback (marketing-messages.ts). */
   marketing_messages: marketingMessagesStateSchema.optional(),
+  /**
+   * While Meta restricts the number (its WABA restricted or banned, or a send refused as 131031 or
+   * 131048): since when, until when (null: until Meta lifts it) and why. Null when not restricted.
+   * A restricted number takes no new people in a several-number campaign.
+   */
+  restriction: z.object({ since: z.string(), until: z.string().nullable(), reason: z.string().nullable() }).nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '@masivo/contract/campaigns';
+import type { WhatsAppAccount } from '@masivo/contract/whatsapp-accounts';
 import { rowsOf } from '../src/db/sql';
 import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { insertContact, insertMappings, insertTemplate, insertWhatsAppAccount, phoneOf } from './helpers/campaign-fixtures';
@@ -357,6 +358,14 @@ describe('a number Meta restricted', () => {
       await waitFor(() => restrictedOf(ids.c), (r) => r.at !== null, 10_000, 'C restricted');
       expect(await restrictedOf(ids.c)).toMatchObject({ until: String(until), reason: expect.stringMatching(/^Meta restringió los mensajes iniciados por la empresa/) });
       expect((await restrictedOf(ids.a)).at).toBeNull();
+      // The number's own card says so: its account view carries the restriction, the others none.
+      const listed = (await bed.t.app.inject({ method: 'GET', url: '/api/whatsapp-accounts', headers: bed.headers })).json() as WhatsAppAccount[];
+      expect(listed.find((a) => a.id === ids.c)!.restriction).toEqual({
+        since: expect.any(String),
+        until: new Date(until * 1000).toISOString(),
+        reason: expect.stringMatching(/^Meta restringió los mensajes iniciados por la empresa/),
+      });
+      expect(listed.find((a) => a.id === ids.a)!.restriction).toBeNull();
 
       const res = await post('/api/campaigns', {
         name: 'Con un número restringido',

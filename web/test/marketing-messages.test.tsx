@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CampaignMarketingCard } from '../src/features/campaigns/components/campaign-marketing-card';
 import { CampaignRouteNotice } from '../src/features/campaigns/components/campaign-route-notice';
 import { MarketingMessagesStatus } from '../src/features/whatsapp-accounts/components/marketing-messages-status';
+import { WhatsAppAccountsPage } from '../src/features/whatsapp-accounts/components/whatsapp-accounts-page';
 import { campaign, renderAt, stubApi } from './utils';
 
 /** The Marketing Messages API on screen: the number's state, the form's route and «Vence en …», the campaign's clicks. */
@@ -25,6 +26,29 @@ describe('the number card', () => {
   it('shows the fallback', () => {
     renderAt('/', <MarketingMessagesStatus state={state('ONBOARDED', '2026-11-28T10:00:00Z')} />);
     expect(screen.getByText('API de marketing: rechazada, se usa Cloud API')).toBeTruthy();
+  });
+});
+
+describe('a number Meta restricted, on its card', () => {
+  const base = { id: 7, name: 'Ventas', phone_number: '+5491100000000', display_phone_number: null, kommo_account_id: null, is_active: true, is_verified: false,
+    verified_name: null, quality_rating: null, daily_message_count: 0, last_message_sent_at: null, rate_per_second: 10, messaging_limit: null, notes: null,
+    webhook_url: 'http://x/api/webhooks/whatsapp', webhook_verify_token: 'v' };
+
+  it('says why and until when, and that it takes no new people; nothing when it is not restricted', async () => {
+    const restricted = { ...base, restriction: { since: '2026-11-28T10:00:00.000Z', until: '2026-11-29T10:00:00.000Z', reason: 'Meta restringió los mensajes iniciados por la empresa.' } };
+    const api = stubApi({ 'GET /api/whatsapp-accounts': () => ({ body: [restricted] }), 'GET /api/whatsapp-accounts/stats': () => ({ body: {} }) });
+    const { unmount } = renderAt('/whatsapp-accounts', <WhatsAppAccountsPage />);
+    const notice = await screen.findByTestId('number-restricted');
+    expect(notice.textContent).toMatch(/^Restringido por Meta: Meta restringió los mensajes iniciados por la empresaHasta el 29\/11\/2026.*No recibe personas nuevas en las campañas con varios números; las que ya tiene esperan\.$/);
+    unmount();
+    api.routes['GET /api/whatsapp-accounts'] = () => ({ body: [{ ...restricted, restriction: { ...restricted.restriction, until: null, reason: null } }] });
+    const second = renderAt('/whatsapp-accounts', <WhatsAppAccountsPage />);
+    expect((await screen.findByTestId('number-restricted')).textContent).toMatch(/^Restringido por MetaHasta que Meta lo habilite de nuevo\./);
+    second.unmount();
+    api.routes['GET /api/whatsapp-accounts'] = () => ({ body: [{ ...base, restriction: null }] });
+    renderAt('/whatsapp-accounts', <WhatsAppAccountsPage />);
+    await screen.findByRole('button', { name: /Probar/ });
+    expect(screen.queryByTestId('number-restricted')).toBeNull();
   });
 });
 

@@ -14,7 +14,7 @@ import { logActivity } from '../request-actor';
 import { createWhatsAppAccountService } from '../../services/whatsapp-accounts/whatsapp-account-service';
 
 const tags = ['whatsapp-accounts'];
-const VOLATILE = new Set(['quality_rating', 'messaging_limit_tier', 'last_tested_at', 'stats', 'updated_at', 'created_at']);
+const VOLATILE = new Set(['quality_rating', 'messaging_limit_tier', 'last_tested_at', 'stats', 'updated_at', 'created_at', 'restriction']);
 
 export default async function whatsappAccountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -46,7 +46,14 @@ export function toWhatsAppAccount(row: WhatsAppAccountRow, dailyCount: number, p
       fallback_at: row.mmFallbackAt?.toISOString() ?? null,
       fallback_reason: row.mmFallbackReason ?? null,
     }),
+    restriction: restrictionOf(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** The number's restriction while it lasts (number-restriction.ts keeps the columns; `restrictedNowSql` is the same rule). */
+function restrictionOf(row: WhatsAppAccountRow, now = Date.now()): WhatsAppAccount['restriction'] {
+  if (!row.restrictedAt || (row.restrictedUntil && row.restrictedUntil.getTime() <= now)) return null;
+  return { since: row.restrictedAt.toISOString(), until: row.restrictedUntil?.toISOString() ?? null, reason: row.restrictedReason ?? null };
 }

@@ -90,6 +90,17 @@ export function AccountCard({ account, onEdit }: { account: WhatsAppAccount; onE
         </div>
         <QualityBadge rating={account.quality_rating} />
       </div>
+      {account.restriction && (
+        <div className="mt-3 rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800" role="status" data-testid="number-restricted">
+          <p className="font-medium">
+            Restringido por Meta{account.restriction.reason ? `: ${account.restriction.reason.replace(/\.$/, '')}` : ''}
+          </p>
+          <p className="mt-0.5 text-xs">
+            {account.restriction.until ? `Hasta el ${formatDateTime(account.restriction.until)}` : 'Hasta que Meta lo habilite de nuevo'}. No recibe
+            personas nuevas en las campañas con varios números; las que ya tiene esperan.
+          </p>
+        </div>
+      )}
 
       <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
         <dt className="text-gray-500">Mensajes hoy</dt>
