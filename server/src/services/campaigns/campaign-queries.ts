@@ -33,40 +33,52 @@ export async function getCampaign(db: Db, userId: number, id: number): Promise<C
   return campaignDetail(db, userId, await loadCampaignRow(db, userId, id));
 }
 
-/** The detail view of a row already read (every single-campaign answer is this view). */
+/**
+ * The detail view of a row already read (every single-campaign answer is this view). Its parts
+ * are independent reads, asked together: on PostgreSQL the pool answers them at once (the start
+ * of a campaign returns this view while other numbers send, so its latency is the next start's
+ * wait), and the embedded database takes them in turn as before.
+ */
 export async function campaignDetail(db: Db, userId: number, row: CampaignRow): Promise<Campaign> {
   const numbers = (await numbersOfCampaigns(db, userId, [row.id])).get(row.id);
   const campaign = withNumbers(toCampaign(row), numbers);
   const id = row.id;
-  // Several numbers: each number's progress, and who waits on a number that takes no sends.
-  if (numbers) campaign.numbers = await numberProgress(db, userId, id);
-  const [held] = await rowsOf<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from campaign_recipients
-        where campaign_id = ${id} and held_at is not null and status = 'sent'`,
-  );
-  campaign.held_count = Number(held?.n ?? 0);
-  if (campaign.template_id !== null) {
+  const template = (async () => {
+    if (campaign.template_id === null) return undefined;
     const [t] = await db
       .select({ status: templates.status, statusDetail: templates.statusDetail, category: templates.category, categoryChange: templates.categoryChange })
       .from(templates)
       .where(and(eq(templates.id, campaign.template_id), eq(templates.userId, userId)))
       .limit(1);
-    if (t) {
-      campaign.template_risk = { status: t.status, status_detail: t.statusDetail, category: t.category, category_change: t.categoryChange ?? null };
-    }
-  }
-  campaign.replies = await campaignReplies(db, userId, campaign, row.repliedCount);
-  campaign.marketing_messages = await campaignMarketing(db, row);
-  if (row.startedAt || row.audienceFrozenAt) {
-    const [t] = campaign.template_id === null ? [] : await db.select({ category: templates.category }).from(templates).where(eq(templates.id, campaign.template_id)).limit(1);
-    campaign.actual_cost = await campaignCost(db, userId, { id, templateCategory: t?.category ?? null, startedAt: row.startedAt });
-  } else {
-    campaign.actual_cost = null;
-  }
-  campaign.approval = await approvalView(db, row);
-  campaign.automation = await automationView(db, row);
-  campaign.split_test = await splitTestView(db, userId, row);
+    return t;
+  })();
+  const [progress, held, t, replies, marketing, cost, approval, automation, splitTest] = await Promise.all([
+    // Several numbers: each number's progress, and who waits on a number that takes no sends.
+    numbers ? numberProgress(db, userId, id) : undefined,
+    rowsOf<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from campaign_recipients
+          where campaign_id = ${id} and held_at is not null and status = 'sent'`,
+    ),
+    template,
+    campaignReplies(db, userId, campaign, row.repliedCount),
+    campaignMarketing(db, row),
+    row.startedAt || row.audienceFrozenAt
+      ? template.then((x) => campaignCost(db, userId, { id, templateCategory: x?.category ?? null, startedAt: row.startedAt }))
+      : null,
+    approvalView(db, row),
+    automationView(db, row),
+    splitTestView(db, userId, row),
+  ]);
+  if (progress) campaign.numbers = progress;
+  campaign.held_count = Number(held[0]?.n ?? 0);
+  if (t) campaign.template_risk = { status: t.status, status_detail: t.statusDetail, category: t.category, category_change: t.categoryChange ?? null };
+  campaign.replies = replies;
+  campaign.marketing_messages = marketing;
+  campaign.actual_cost = cost;
+  campaign.approval = approval;
+  campaign.automation = automation;
+  campaign.split_test = splitTest;
   return campaign;
 }
 
