@@ -227,9 +227,20 @@ describe('the job runner on this database', () => {
     console.log(`periodic runs in 2.5 s at 250 ms: ${runs.length}`);
     expect(runs.length).toBeGreaterThanOrEqual(7);
     expect(runs.length).toBeLessThanOrEqual(2_500 / 250 + 1);
-    for (let i = 1; i < runs.length; i++) expect(Number(runs[i].ms) - Number(runs[i - 1].ms)).toBeGreaterThanOrEqual(245);
+    expectSpaced(runs.map((r) => Number(r.ms)), 250);
   });
 });
+
+/**
+ * Runs started a period apart. The runner spaces the claims (each run's start is at least a
+ * period after the previous one's); the test sees the time of the run's own insert, which trails
+ * its claim by a few milliseconds that vary on a loaded machine. So each gap may fall short of the
+ * period by that trail, and the runs together keep the period on average.
+ */
+function expectSpaced(ms: number[], periodMs: number) {
+  for (let i = 1; i < ms.length; i++) expect(ms[i]! - ms[i - 1]!).toBeGreaterThanOrEqual(periodMs - 50);
+  expect((ms.at(-1)! - ms[0]!) / (ms.length - 1)).toBeGreaterThanOrEqual(periodMs - 10);
+}
 
 // ---- real processes, killed with SIGKILL ----
 
@@ -336,7 +347,7 @@ describe.runIf(PG_URL)('crash and take-over between processes on PostgreSQL', ()
     await Promise.all([a.exited, b.exited]);
     const runs = await rowsOf<{ owner: string; ms: number }>(db, sql`select owner, extract(epoch from at) * 1000 as ms from test_periodic_runs order by at`);
     expect(runs.length).toBeGreaterThanOrEqual(3);
-    for (let i = 1; i < runs.length; i++) expect(Number(runs[i].ms) - Number(runs[i - 1].ms)).toBeGreaterThanOrEqual(295);
+    expectSpaced(runs.map((r) => Number(r.ms)), 300);
   }, 90_000);
 });
 
