@@ -115,13 +115,14 @@ describe('Prueba A/B', () => {
     // The test slice goes out; the rest waits for the winner.
     await waitFor(async () => {
       const c = await api.get(`/campaigns/${id}`);
-      return c.split_test.waiting > 0 && c.split_test.arms.every((a: { sent: number }) => a.sent > 0) && c.messages_sent === c.split_test.arms.reduce((n: number, a: { sent: number }) => n + a.sent, 0);
+      // The whole slice: a B message sent after this point would make B's reads overtake the count taken below.
+      return c.split_test.waiting > 0 && c.split_test.arms.every((a: { sent: number; recipients: number }) => a.sent > 0 && a.sent === a.recipients) && c.messages_sent === c.split_test.arms.reduce((n: number, a: { sent: number }) => n + a.sent, 0);
     }, 60_000);
     await page.reload();
     await page.getByText(/destinatarios esperan a la variante ganadora/).waitFor();
     await cardShot('split-test-testing');
     const inTest = await api.get(`/campaigns/${id}`);
-    await waitFor(async () => (await api.get(`/campaigns/${id}`)).split_test.arms[1].read === inTest.split_test.arms[1].sent, 30_000);
+    await waitFor(async () => (await api.get(`/campaigns/${id}`)).split_test.arms[1].read >= inTest.split_test.arms[1].sent, 30_000);
 
     // The wait, made short: the decision is due now.
     await stack.ctx.db.execute(sql`update campaigns set split_decide_at = now() where id = ${id}`);
