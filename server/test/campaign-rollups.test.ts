@@ -408,14 +408,21 @@ describe('the campaign-rollups job', () => {
       }),
     ).rejects.toBeInstanceOf(Aborted);
     expect(await rollupOf(id)).toEqual(before);
+    const folds: Array<{ result: string; seconds: number }> = [];
+    const failed: number[] = [];
     const pass = await foldChangedCampaigns(t.ctx.db, {
       gap: 0,
       onStep: () => {
         throw new Aborted('x');
       },
-      onError: () => {},
+      onError: (campaignId) => failed.push(campaignId),
+      onFolded: (result, seconds) => folds.push({ result, seconds }),
     });
     expect(pass.complete).toBe(false);
+    // Each failed fold is reported to the job's metrics as an error, with its time.
+    expect(failed).toContain(id);
+    expect(folds).toHaveLength(failed.length);
+    expect(folds.every((f) => f.result === 'error' && f.seconds >= 0)).toBe(true);
     const [passAfter] = await rowsOf<{ at: string | null }>(t.ctx.db, sql`select passed_at::text as at from campaign_rollup_passes where name = ${ROLLUP_JOB}`);
     expect(passAfter).toEqual(passBefore);
     await foldRollups(t.ctx.db);

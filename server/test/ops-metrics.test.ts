@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/sql';
+import { campaignRollups } from '../src/engine/campaign-rollups';
 import { createTestApp, type TestApp } from './helpers/app';
 
 /** GET /metrics: Prometheus text, protected, with the figures the operator alerts on. */
@@ -40,6 +42,58 @@ describe('/metrics', () => {
     for (const name of ['send_queue_depth', 'sender_leases', 'sync_leases', 'kommo_sync_progress_contacts', 'process_cpu_seconds_total']) {
       expect(text).toContain(`# TYPE masivo_${name}`);
     }
+  });
+
+  it("times each fold of the rollups job and says how old the oldest change not yet folded is", async () => {
+    // Gauges read from the database are cached for a second: each reading below waits it out.
+    const scrape = async () => {
+      await new Promise((res) => setTimeout(res, 1_100));
+      return (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    };
+    const value = (text: string, series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const job = campaignRollups(t.ctx);
+    const pass = () => job.run(new AbortController().signal);
+
+    const { userId } = await t.signUp();
+    const [c] = await rowsOf<{ id: number }>(
+      t.ctx.db,
+      sql`insert into campaigns (user_id, name, status, filters, started_at, created_at, updated_at)
+          values (${userId}, 'Métricas', 'completed', '{}'::jsonb, now() - interval '2 minutes', now() - interval '2 minutes', now() - interval '2 minutes')
+          returning id`,
+    );
+    const id = Number(c!.id);
+
+    // Never folded: its change is as old as the campaign.
+    let text = await scrape();
+    expect(value(text, 'masivo_rollup_lag_seconds')).toBeGreaterThanOrEqual(119);
+    expect(value(text, 'masivo_rollup_fold_duration_seconds_count')).toBe(0);
+
+    await pass();
+    text = await scrape();
+    expect(value(text, 'masivo_rollup_lag_seconds')).toBe(0);
+    expect(value(text, 'masivo_rollup_fold_duration_seconds_count')).toBe(1);
+    expect(value(text, 'masivo_rollup_fold_duration_seconds_sum')).toBeGreaterThan(0);
+    expect(value(text, 'masivo_rollup_folds_total{result="ok"}')).toBe(1);
+
+    // The campaign moves (a reply bumps only its counter) after a fold and a pass a minute old: not folded yet.
+    await t.ctx.db.execute(sql`update campaign_rollups set folded_at = now() - interval '60 seconds' where campaign_id = ${id}`);
+    await t.ctx.db.execute(sql`update campaign_rollup_passes set passed_at = now() - interval '60 seconds'`);
+    await t.ctx.db.execute(sql`update campaigns set replied_count = replied_count + 1 where id = ${id}`);
+    text = await scrape();
+    const lag = value(text, 'masivo_rollup_lag_seconds')!;
+    expect(lag).toBeGreaterThanOrEqual(59);
+    expect(lag).toBeLessThan(119);
+
+    await pass();
+    text = await scrape();
+    expect(value(text, 'masivo_rollup_lag_seconds')).toBe(0);
+    expect(value(text, 'masivo_rollup_fold_duration_seconds_count')).toBe(2);
+    expect(value(text, 'masivo_rollup_folds_total{result="ok"}')).toBe(2);
+    expect(text).toMatch(/^masivo_rollup_fold_duration_seconds_bucket\{le="0.01"\} \d+$/m);
+    expect(text).toMatch(/^masivo_rollup_fold_duration_seconds_bucket\{le="30"\} 2$/m);
   });
 
   it('route patterns, not URLs, label latency (no series per id)', async () => {

@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { OpsState } from '../lib/metrics';
 import type { Db } from './client';
+import { changeMark, ROLLUP_JOB } from './rollup-mark';
 import { rowsOf } from './sql';
 
 /**
  * The figures /metrics reads from the database. Each query rides a partial index
  * (campaigns_sending_idx + campaign_recipients_claim_idx, webhook_events_queue_idx,
- * kommo_accounts_syncing_idx) and the statement timeout bounds it on PostgreSQL.
+ * kommo_accounts_syncing_idx), or reads one row per campaign (the rollups' lag, as the job does at
+ * each pass), and the statement timeout bounds it on PostgreSQL.
  */
 export async function readOpsState(db: Db): Promise<OpsState> {
   const queue = await rowsOf<{ id: number; n: number | string }>(
@@ -31,6 +33,21 @@ export async function readOpsState(db: Db): Promise<OpsState> {
     sql`select count(*) as n, extract(epoch from now() - min(received_at)) as age
         from webhook_events where process_after <= now()`,
   );
+  // The campaigns the rollups job has still to fold: those whose change mark moved from the one
+  // folded (or never folded), the job's own test (campaignsToFold). A change not folded happened
+  // after the campaign's fold, and, unless the job held the campaign back (FOLD_GAP, a sending
+  // campaign's 30 s), after the start of the job's last complete pass, which folded everything
+  // then due: it is dated by the later of the two (or the campaign's creation). A late reply to
+  // an old campaign is not dated at its fold days ago, and a stalled job ages every change.
+  // One pass over campaigns with the rollup's primary key, as each pass of the job.
+  const [rollups] = await rowsOf<{ age: number | string | null }>(
+    db,
+    sql`select extract(epoch from now() - min(greatest(c.created_at, r.folded_at, p.passed_at))) as age
+        from campaigns c
+        left join campaign_rollups r on r.campaign_id = c.id
+        left join campaign_rollup_passes p on p.name = ${ROLLUP_JOB}
+        where r.campaign_id is null or r.source_mark <> ${changeMark(sql`c`)}`,
+  );
   const syncLeases = new Map<string, number>();
   for (const s of syncs) if (s.owner && s.live) syncLeases.set(s.owner, (syncLeases.get(s.owner) ?? 0) + 1);
   return {
@@ -40,5 +57,6 @@ export async function readOpsState(db: Db): Promise<OpsState> {
     webhookBacklog: Number(backlog?.n ?? 0),
     webhookOldestSeconds: Number(backlog?.age ?? 0),
     syncs: syncs.map((s) => ({ kommoAccountId: Number(s.id), progress: Number(s.progress), total: Number(s.total) })),
+    rollupLagSeconds: Math.max(0, Number(rollups?.age ?? 0)),
   };
 }

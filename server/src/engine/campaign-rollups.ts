@@ -18,6 +18,7 @@ export function campaignRollups(ctx: AppContext, everyMs = ROLLUP_EVERY_MS): Per
     run: async (signal) => {
       const pass = await foldChangedCampaigns(ctx.db, {
         signal,
+        onFolded: (result, seconds) => ctx.metrics.rollupFolded(result, seconds),
         onError: (campaignId, err) => ctx.log.warn({ err, campaignId }, 'campaign rollups: fold failed, retried at the next pass'),
       });
       if (pass.folded) ctx.log.debug({ folded: pass.folded, ms: pass.ms }, 'campaign rollups folded');

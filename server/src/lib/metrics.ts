@@ -17,6 +17,8 @@ export interface OpsState {
   webhookOldestSeconds: number;
   /** Running syncs: contacts read so far and Kommo's total, by Kommo account. */
   syncs: Array<{ kommoAccountId: number; progress: number; total: number }>;
+  /** Age of the oldest campaign change the `campaign-rollups` job has not folded yet; 0 when all are folded. */
+  rollupLagSeconds: number;
 }
 
 export interface Metrics {
@@ -36,6 +38,8 @@ export interface Metrics {
   syncEnded(result: 'ok' | 'error'): void;
   /** Rows deleted by a retention job (engine/data-retention.ts, engine/activity-retention.ts), by kind of data. */
   retentionDeleted(kind: string, rows: number): void;
+  /** One campaign's fold by the `campaign-rollups` job (engine/campaign-rollups.ts): how long it took, and whether it committed. */
+  rollupFolded(result: 'ok' | 'error', seconds: number): void;
 }
 
 const PREFIX = 'masivo_';
@@ -82,6 +86,19 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     name: `${PREFIX}retention_deleted_rows_total`,
     help: 'Rows deleted past their retention, by kind (meta_events, inbound_messages, webhook_inbox, writeback_items, activity_log)',
     labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+
+  const rollupFold = new Histogram({
+    name: `${PREFIX}rollup_fold_duration_seconds`,
+    help: "Duration of one campaign's fold by the campaign-rollups job (committed or not)",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const rollupFolds = new Counter({
+    name: `${PREFIX}rollup_folds_total`,
+    help: "Campaign folds by the campaign-rollups job, by result (ok, error: left for the next pass)",
+    labelNames: ['result'] as const,
     registers: [registry],
   });
 
@@ -142,6 +159,10 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     for (const x of s.syncs) g.set({ kommo_account: String(x.kommoAccountId) }, x.total);
   });
 
+  fromState('rollup_lag_seconds', 'Age of the oldest campaign change not yet folded into the charts\' rollups (0: all folded)', [], (g, s) =>
+    g.set(s.rollupLagSeconds),
+  );
+
   if (cluster.isWorker) {
     // The primary asks every API process for this registry when any of them is scraped.
     AggregatorRegistry.setRegistries([registry]);
@@ -168,6 +189,10 @@ export function createMetrics(readState: () => Promise<OpsState>): Metrics {
     },
     retentionDeleted(kind, rows) {
       if (rows > 0) retentionRows.inc({ kind }, rows);
+    },
+    rollupFolded(result, seconds) {
+      rollupFold.observe(seconds);
+      rollupFolds.inc({ result });
     },
   };
 }

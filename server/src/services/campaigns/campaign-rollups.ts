@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { allowLongStatements, type Db, type Tx } from '../../db/client';
+import { changeMark, ROLLUP_JOB } from '../../db/rollup-mark';
 import { isoOf, rowsOf } from '../../db/sql';
 import { ROUTE_MARKETING } from '../../integrations/whatsapp/marketing-messages';
 import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-groups';
@@ -26,18 +27,7 @@ import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-group
  *    campaign-marketing.ts).
  */
 
-/** The job's name, its row in `job_schedules` and in `campaign_rollup_passes`. */
-export const ROLLUP_JOB = 'campaign-rollups';
-
-/**
- * What the writers change with every recipient transition, as one text: a campaign whose mark
- * differs from the one its rollup was folded at has recipients that moved since. `updated_at`
- * alone would do for deliveries (every transition statement sets it); the counters cover the
- * writers that only bump theirs (replies, the freeze's totals).
- */
-export const changeMark = (c: SQL) => sql`concat_ws('|', (extract(epoch from ${c}.updated_at) * 1000000)::bigint, ${c}.status,
-  ${c}.total_recipients, ${c}.messages_sent, ${c}.delivered_count, ${c}.read_count, ${c}.failed_count, ${c}.skipped_count,
-  ${c}.unknown_count, ${c}.pending_count, ${c}.deferred_count, ${c}.expired_count, ${c}.replied_count)`;
+export { changeMark, ROLLUP_JOB } from '../../db/rollup-mark';
 
 /** The steps of a fold, named for tests that abort it at each. */
 export type FoldStep = 'locked' | 'cleared' | 'funnel' | 'minutes' | 'quarters' | 'failures' | 'costs' | 'countries';
@@ -198,7 +188,13 @@ export interface FoldPassResult {
  */
 export async function foldChangedCampaigns(
   db: Db,
-  opts: FoldOptions & { signal?: AbortSignal; onError?: (campaignId: number, err: unknown) => void; gap?: number } = {},
+  opts: FoldOptions & {
+    signal?: AbortSignal;
+    onError?: (campaignId: number, err: unknown) => void;
+    /** Each campaign's fold, committed (`ok`) or not (`error`), and how long it took (the job's metrics). */
+    onFolded?: (result: 'ok' | 'error', seconds: number) => void;
+    gap?: number;
+  } = {},
 ): Promise<FoldPassResult> {
   const started = Date.now();
   const { ids, at } = await campaignsToFold(db, { gap: opts.gap });
@@ -209,10 +205,13 @@ export async function foldChangedCampaigns(
       complete = false;
       break;
     }
+    const foldStarted = performance.now();
     try {
       await foldCampaign(db, id, opts);
       folded++;
+      opts.onFolded?.('ok', (performance.now() - foldStarted) / 1000);
     } catch (err) {
+      opts.onFolded?.('error', (performance.now() - foldStarted) / 1000);
       complete = false;
       if (!opts.onError) throw err;
       opts.onError(id, err);
