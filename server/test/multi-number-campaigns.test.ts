@@ -432,6 +432,90 @@ describe('a number Meta restricted', () => {
     expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION' }] })).toBeNull();
   });
 
+  it('a send Meta refuses with 131031 restricts that number mid-campaign: its people wait, the other number finishes, nobody is sent from two numbers', async () => {
+    // Slow lanes (so B has people left when its first send is refused), two numbers of one portfolio.
+    await db().execute(sql`update whatsapp_accounts set rate_per_second = 4, business_portfolio_id = 'P-2701' where id in (${ids.a}, ${ids.b})`);
+    try {
+      // 24 people no earlier test reached, tied to no number: the weighted hash shares them between A and B.
+      const w = bed.worlds[2];
+      for (let i = 1; i <= 24; i++) await insertContact(db(), bed.userId, w.kommoAccountId, { kommoId: 7000 + i, phone: phoneOf(7000 + i), tags: ['rechazo-131031'] });
+      const res = await post('/api/campaigns', {
+        name: 'Número rechazado por Meta',
+        kommo_account_id: w.kommoAccountId,
+        whatsapp_account_id: ids.a,
+        whatsapp_account_ids: [ids.a, ids.b],
+        template_id: bed.worlds[0].templateId,
+        filters: { tags: ['rechazo-131031'] },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const c = res.json() as Campaign;
+      // Meta refuses B's next send: account locked (131031), its documented Graph error.
+      bed.sim.injectFault({ kind: 'code', code: 131031, phoneNumberId: B.phoneNumberId, count: 1 });
+      await startCampaign(bed.t.ctx, bed.userId, c.id);
+      const rows = await assignment(c.id);
+      const onB = rows.filter((r) => r.account === ids.b).length;
+      const onA = rows.length - onB;
+      expect(rows).toHaveLength(24);
+      expect(onB).toBeGreaterThan(1);
+      expect(onA).toBeGreaterThan(0);
+
+      // B is restricted for an hour, with the send's reason.
+      await waitFor(() => restrictedOf(ids.b), (r) => r.at !== null, 10_000, 'B restricted by the refusal');
+      const restricted = (
+        await rowsOf<{ reason: string; hours: string }>(
+          db(),
+          sql`select restricted_reason as reason, round(extract(epoch from restricted_until - restricted_at) / 3600.0, 2)::text as hours
+              from whatsapp_accounts where id = ${ids.b}`,
+        )
+      )[0]!;
+      expect(restricted.reason).toBe('Meta bloqueó o restringió la cuenta de WhatsApp Business. (código 131031)');
+      expect(Number(restricted.hours)).toBeCloseTo(SEND_RESTRICTION_MS / 3_600_000, 1);
+      expect((await restrictedOf(ids.a)).at).toBeNull();
+
+      // A sends all its people; B's wait on B, none failed.
+      await waitFor(
+        () => rowsOf<{ n: number }>(db(), sql`select count(*)::int as n from campaign_recipients
+          where campaign_id = ${c.id} and whatsapp_account_id = ${ids.a} and status in ('pending', 'sending')`),
+        (r) => Number(r[0].n) === 0,
+        30_000,
+        'A done',
+      );
+      const bSentWhileRestricted = sentFrom(B.phoneNumberId, c.id);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(sentFrom(B.phoneNumberId, c.id)).toBe(bSentWhileRestricted);
+      expect(sentFrom(A.phoneNumberId, c.id)).toBe(onA);
+      const byStatus = await rowsOf<{ account: number; status: string; n: number }>(
+        db(),
+        sql`select whatsapp_account_id as account, status, count(*)::int as n from campaign_recipients
+            where campaign_id = ${c.id} group by 1, 2`,
+      );
+      expect(byStatus.filter((r) => r.status === 'failed')).toEqual([]);
+      const bPending = byStatus.filter((r) => Number(r.account) === ids.b && r.status === 'pending').reduce((s, r) => s + Number(r.n), 0);
+      expect(bPending).toBe(onB - bSentWhileRestricted);
+      expect(bPending).toBeGreaterThan(0);
+      const waiting = await bed.campaign(c.id);
+      expect(waiting.status).toBe('sending');
+      expect(waiting.pause_reason).toBeNull();
+      const numberB = waiting.numbers!.find((n) => n.whatsapp_account_id === ids.b)!;
+      expect(numberB).toMatchObject({ assigned: onB, pending: bPending, waiting: bPending });
+      expect(numberB.blocked_reason).toMatch(/^Restringido por Meta: Meta bloqueó o restringió la cuenta de WhatsApp Business\. \(código 131031\) \(se vuelve a intentar el /);
+      expect(waiting.numbers!.find((n) => n.whatsapp_account_id === ids.a)).toMatchObject({ assigned: onA, pending: 0, waiting: 0, blocked_reason: null });
+
+      // The hour passes: B's people go out from B, each once, and nobody from two numbers.
+      await db().execute(sql`update whatsapp_accounts set restricted_until = now() where id = ${ids.b}`);
+      await waitFor(() => bed.campaign(c.id), (x) => x.status === 'completed', 30_000, 'completed after the restriction');
+      const after = await assignment(c.id);
+      expect(after.map((r) => r.account)).toEqual(rows.map((r) => r.account));
+      expect(after.filter((r) => r.status === 'failed')).toEqual([]);
+      expect(sentFrom(B.phoneNumberId, c.id)).toBe(onB);
+      expect(sentFrom(A.phoneNumberId, c.id)).toBe(onA);
+      expectSentFromTheirNumber(c.id, after);
+    } finally {
+      await db().execute(sql`update whatsapp_accounts set rate_per_second = 20, business_portfolio_id = null,
+        restricted_at = null, restricted_until = null, restricted_reason = null where id in (${ids.a}, ${ids.b})`);
+    }
+  });
+
   it('a send Meta refuses as restricted (131031, 131048) keeps the number out for an hour; other refusals do not', async () => {
     const now = new Date('2026-11-28T12:00:00Z');
     try {

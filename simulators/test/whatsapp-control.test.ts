@@ -63,4 +63,29 @@ describe('WhatsApp simulator: /__control endpoints', () => {
     expect((await c('/messages')).json).toEqual({ total: 0, messages: [] });
     expect((await c('/templates?wabaId=1100')).json).toHaveLength(1);
   });
+
+  it("refuses one number's sends with a given code (131031: account locked) in Meta's Graph error shape, the other number's not", async () => {
+    expect((await c('/numbers', { phoneNumberId: '1102', wabaId: '1100', token: 'ctl', displayPhoneNumber: '5491150000001' })).json).toEqual({ ok: true });
+    const sendFrom = (number: string, to: string) =>
+      call(`${sim.graphUrl}/${number}/messages`, { token: 'ctl', body: templateSend(to, 'hola', []) });
+    expect((await c('/fault', { kind: 'code', code: 131031, phoneNumberId: '1102', count: 1 })).json).toEqual({ ok: true });
+    await new Promise((r) => setTimeout(r, 1_100));
+    // Another number's send does not take the fault.
+    expect((await sendFrom('1101', '5491100000021')).status).toBe(200);
+    const refused = await sendFrom('1102', '5491100000022');
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({
+      error: {
+        message: '(#131031) Business Account locked',
+        type: 'OAuthException',
+        code: 131031,
+        error_data: { messaging_product: 'whatsapp', details: expect.any(String) },
+        fbtrace_id: expect.any(String),
+      },
+    });
+    expect(refused.json.error.error_data.details.length).toBeGreaterThan(0);
+    // `count` sends only: the next one from that number goes through.
+    expect((await sendFrom('1102', '5491100000023')).status).toBe(200);
+    expect((await c('/messages?to=5491100000022')).json.messages).toEqual([]);
+  });
 });
