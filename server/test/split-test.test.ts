@@ -103,7 +103,7 @@ let bed: EngineBed;
 let templateB: number;
 let templateC: number;
 beforeAll(async () => {
-  bed = await startEngineBed({ numbers: [NUMBER], contacts: CONTACTS });
+  bed = await startEngineBed({ numbers: [NUMBER], contacts: CONTACTS, engine: { splitCompareMs: 200 } });
   const w = bed.worlds[0];
   templateB = await insertTemplate(bed.t.ctx.db, bed.userId, w.whatsappAccountId, { name: 'promo_b' });
   await insertMappings(bed.t.ctx.db, bed.userId, templateB);
@@ -368,6 +368,22 @@ describe("Meta's template comparison of a finished split test", () => {
       sends: { '5289179717853347': 1273, '1533406637136032': 1042 },
       topBlockReason: { '5289179717853347': 'UNKNOWN_BLOCK_REASON', '1533406637136032': 'UNKNOWN_BLOCK_REASON' },
     });
+  });
+
+  it("is asked by the engine's own job, not by the scheduler's tick", async () => {
+    const db = bed.t.ctx.db;
+    const c = await createSplit({ share: 0.5, no_winner: 'send_best' });
+    await db.execute(sql`update campaigns set status = 'completed', completed_at = now(), audience_frozen_at = now(),
+      split_result = '{"outcome":"winner","winner":"B"}'::jsonb where id = ${c.id}`);
+    // Too few sends for Meta: the job settles it with the reason, without a Graph call.
+    const view = await waitFor(() => bed.campaign(c.id), (v) => v.split_test?.result?.meta_compare != null, 10_000, 'meta_compare');
+    expect(view.split_test!.result!.meta_compare).toEqual({
+      available: false,
+      reason: 'Meta compara plantillas con al menos 1.000 envíos cada una',
+      arms: [],
+    });
+    const jobs = await rowsOf<{ name: string }>(db, sql`select name from job_schedules where name = 'split-test-compare'`);
+    expect(jobs).toHaveLength(1);
   });
 
   it('asks once, after completion, when both arms passed 1,000 sends; says why not otherwise', async () => {

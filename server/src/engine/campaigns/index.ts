@@ -25,6 +25,7 @@ import { activeCampaignsOf } from './sender-campaigns';
 import { WebhookInbox } from './webhook-inbox';
 import { registerAutomationDue } from '../automations/automation-runner';
 import { Wakeable } from './wakeable';
+import { compareFinishedSplitTests } from '../../services/campaigns/split-test-compare';
 
 export interface CampaignEngine extends BackgroundWork {
   /** Runs the scheduler and the lease scan now (tests, after a change). */
@@ -40,6 +41,7 @@ export interface CampaignEngine extends BackgroundWork {
  * against one PostgreSQL; on PGlite the single process runs everything.
  */
 export const CAMPAIGN_SCHEDULER = 'campaign-scheduler';
+export const SPLIT_TEST_COMPARE = 'split-test-compare';
 
 export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEngineOptions> = {}, runner?: JobRunner): CampaignEngine {
   const opts = resolveEngineOptions(partial);
@@ -81,6 +83,9 @@ export function startCampaignEngine(ctx: AppContext, partial: Partial<CampaignEn
     },
   });
   const schedulerWake = { wake: () => void scheduler?.runNow(CAMPAIGN_SCHEDULER) };
+  // Meta's template comparison of finished split tests: Graph calls, so a job of its own that
+  // never holds up the scheduler's tick (a slow Graph would delay due starts).
+  scheduler?.periodic({ name: SPLIT_TEST_COMPARE, everyMs: opts.splitCompareMs, run: async () => void (await compareFinishedSplitTests(ctx)) });
   if (scheduler) {
     registerAutomationDue(scheduler, ctx, {
       everyMs: opts.automationPollMs,

@@ -5,6 +5,8 @@ import { LEASE_WINDOW_MARGIN_MS } from './leases';
 export interface CampaignEngineOptions {
   /** Scheduler period: due scheduled campaigns, completion, in-flight recovery. */
   tickMs: number;
+  /** How often finished split tests ask Meta's template comparison (a job of its own). */
+  splitCompareMs: number;
   /** A row in flight longer than this, with no webhook, becomes unknown. > responseTimeoutMs. */
   graceMs: number;
   /** Sender lease length and renewal period. */
@@ -47,6 +49,7 @@ export interface CampaignEngineOptions {
 
 export const DEFAULT_ENGINE_OPTIONS: CampaignEngineOptions = {
   tickMs: 500,
+  splitCompareMs: 60_000,
   graceMs: 120_000,
   leaseTtlMs: 5_000,
   leaseRenewMs: 1_000,

@@ -17,7 +17,6 @@ import { wakeDueDeferred } from '../../services/campaigns/wake-deferred';
 import { refreshHolidays } from '../../services/campaigns/recipient-zones-freeze';
 import { expireApprovals } from '../../services/campaigns/campaign-approvals';
 import { decideDueSplitTests } from '../../services/campaigns/split-test-decision';
-import { compareFinishedSplitTests } from '../../services/campaigns/split-test-compare';
 
 export const START_FAILED = 'No se pudo iniciar la campaña programada por un error interno. Revisa sus filtros y vuelve a iniciarla.';
 
@@ -55,7 +54,6 @@ export async function schedulerTick(ctx: AppContext, opts: CampaignEngineOptions
   // Before the completion: a split test stopped without a winner completes in the same tick.
   await step('decide split tests', () => decideDueSplitTests(ctx.db));
   await step('complete finished campaigns', () => completeFinished(ctx.db));
-  await step('compare split-test templates', () => compareFinishedSplitTests(ctx).then(() => 0));
   await step('pause orphaned campaigns', () => pauseOrphaned(ctx.db));
   await step('wake due deferred recipients', () => wakeDueDeferred(ctx.db));
   await step('prune portfolio reach', () => pruneReach(ctx.db));
