@@ -70,6 +70,7 @@ describe('WhatsApp simulator: rich templates', () => {
   beforeAll(async () => {
     media = createServer((req, res) => {
       if (req.url === '/photo.jpg') res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': '4' }).end('JPEG');
+      else if (req.url === '/slow.jpg') setTimeout(() => res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': '4' }).end('JPEG'), 1_300);
       else if (req.url === '/doc.pdf') res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '3' }).end('PDF');
       else res.writeHead(404).end();
     });
@@ -107,6 +108,22 @@ describe('WhatsApp simulator: rich templates', () => {
     const unknownId = await send(sendOf('seasonal_promotion', [imageHeader({ id: '999' }), body3, urlButton]));
     expect(unknownId.json.error.code).toBe(131053);
     expect(sim.messages()).toHaveLength(0);
+  });
+
+  it("counts a send against the number's throughput when it arrives, not when its media link is checked", async () => {
+    sim.setThroughput(PN, 1);
+    try {
+      const first = await send(sendOf('seasonal_promotion', [imageHeader({ link: `${mediaUrl}/photo.jpg` }), body3, urlButton]));
+      expect(first.status).toBe(200);
+      // Arrives well within the second of the first; its checks end after that second is over.
+      const t = performance.now();
+      const second = await send(sendOf('seasonal_promotion', [imageHeader({ link: `${mediaUrl}/slow.jpg` }), body3, urlButton]));
+      expect(performance.now() - t).toBeGreaterThan(1_000);
+      expect(second.json.error).toMatchObject({ code: 130429 });
+      expect(sim.messages()).toHaveLength(1);
+    } finally {
+      sim.setThroughput(PN, 1000);
+    }
   });
 
   it('uploads media to /{phone-number-id}/media and accepts it by id', async () => {

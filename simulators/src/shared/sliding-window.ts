@@ -15,10 +15,17 @@ export class SlidingWindow {
     return this.times.length - this.head;
   }
 
-  /** Records an event at `now` and returns the count including it. */
+  /**
+   * Records an event at `now` and returns the count including it. An event may come a little
+   * out of order (timed at its arrival, accepted after a later one): it is kept in time order.
+   */
   add(now: number): number {
     this.evict(now);
-    this.times.push(now);
+    const times = this.times;
+    let i = times.length;
+    while (i > this.head && times[i - 1]! > now) i--;
+    if (i === times.length) times.push(now);
+    else times.splice(i, 0, now);
     const n = this.times.length - this.head;
     if (n > this.max) this.max = n;
     return n;

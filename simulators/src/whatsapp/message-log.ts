@@ -65,7 +65,11 @@ export class MessageLog {
       times = [];
       this.times.set(m.phoneNumberId, times);
     }
-    times.push(m.at);
+    // Kept in time order: a send is timed at its arrival, and may be accepted after a later one.
+    let i = times.length;
+    while (i > 0 && times[i - 1]! > m.at) i--;
+    if (i === times.length) times.push(m.at);
+    else times.splice(i, 0, m.at);
     return wamid;
   }
 

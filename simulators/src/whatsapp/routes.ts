@@ -5,7 +5,7 @@ import { graphError, invalidTokenError, templateError, unknownObjectError, type 
 import { MAX_UPLOAD_BODY, SIM_APP_ID, mediaError, mediaProblem, parseMultipart } from './media';
 import { phoneNumberJson } from './phone-numbers';
 import { validateSend } from './send-validation';
-import type { WhatsAppState } from './state';
+import { nowMs, type WhatsAppState } from './state';
 import { ttlProblem } from './marketing-messages';
 import { TEMPLATE_FIELDS, templateJson } from './templates';
 import { compareTemplates } from './template-compare';
@@ -117,10 +117,14 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
     return { data, paging };
   });
 
+  const arrivals = new WeakMap<FastifyRequest, number>();
   const sendMessage = async (req: Req, reply: FastifyReply, route: 'messages' | 'marketing_messages') => {
     // On the way in: the send is counted (throughput window, message log) only once it arrives.
     const travel = state.arrivalDelayMs();
     if (travel > 0) await sleep(travel);
+    // Its arrival: when the request reached this server (before its body was read and checked),
+    // plus the simulated travel.
+    const arrivedAt = Math.min(nowMs(), (arrivals.get(req) ?? nowMs()) + travel);
     const error = check(req, 'number');
     if (error) return send(reply, error);
     const number = state.number(req.params.id);
@@ -150,7 +154,7 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
         break;
       }
     }
-    const result = checked.ok ? state.accept(number, checked.plan) : checked;
+    const result = checked.ok ? state.accept(number, checked.plan, arrivedAt) : checked;
     if (state.config.latencyMs > 0) await sleep(state.config.latencyMs);
     if (fault?.kind === 'lost_response') {
       // The message is accepted and its webhooks will come, but the caller never hears back.
@@ -169,8 +173,10 @@ export function registerGraphRoutes(app: FastifyInstance, state: WhatsAppState, 
       ? { messaging_product: 'whatsapp', contacts: [contact], messages: [message], success: true }
       : { messaging_product: 'whatsapp', contacts: [contact], messages: [message] };
   };
-  app.post('/:version/:id/messages', (req: Req, reply) => sendMessage(req, reply, 'messages'));
-  app.post('/:version/:id/marketing_messages', (req: Req, reply) => sendMessage(req, reply, 'marketing_messages'));
+  // A send's arrival is taken as its request reaches the server, before the body is read.
+  const arrived = { onRequest: (req: FastifyRequest, _reply: FastifyReply, done: () => void) => void (arrivals.set(req, nowMs()), done()) };
+  app.post('/:version/:id/messages', arrived, (req: Req, reply) => sendMessage(req, reply, 'messages'));
+  app.post('/:version/:id/marketing_messages', arrived, (req: Req, reply) => sendMessage(req, reply, 'marketing_messages'));
 
   app.get('/:version/:id/template_analytics', async (req: Req, reply) => {
     const error = check(req, 'waba') ?? managementLimit(req.params.id);

@@ -231,8 +231,10 @@ export class WhatsAppState {
   }
 
   /** Recipient checks, throughput, then records the message and schedules its status webhooks. */
-  accept(number: PhoneNumber, plan: SendPlan): AcceptResult {
-    const now = nowMs();
+  accept(number: PhoneNumber, plan: SendPlan, arrivedAt: number = nowMs()): AcceptResult {
+    // Meta counts a send against the number's throughput when it ARRIVES, not when its checks
+    // are done: a busy receiver would otherwise time a send later than it arrived.
+    const now = arrivedAt;
     const who = plan.bsuid !== null ? this.rules.identify(number, { bsuid: plan.bsuid }) : this.rules.identify(number, { waId: waIdOf(plan.digits) });
     const digits = plan.bsuid !== null ? (who.waId ?? '') : plan.digits;
     const waId = who.key;
