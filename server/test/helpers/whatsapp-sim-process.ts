@@ -26,7 +26,7 @@ export interface RemoteWhatsAppSim {
 }
 
 export async function startWhatsAppSimProcess(options: WhatsAppSimOptions = {}): Promise<RemoteWhatsAppSim> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', tsxLoader, join(here, 'whatsapp-sim-main.ts'), JSON.stringify(options)], {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env.SIM_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SIM_CPU_PROF] : []), '--import', tsxLoader, join(here, 'whatsapp-sim-main.ts'), JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
