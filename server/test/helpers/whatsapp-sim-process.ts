@@ -26,7 +26,10 @@ export interface RemoteWhatsAppSim {
 }
 
 export async function startWhatsAppSimProcess(options: WhatsAppSimOptions = {}): Promise<RemoteWhatsAppSim> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.env.SIM_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SIM_CPU_PROF] : []), '--import', tsxLoader, join(here, 'whatsapp-sim-main.ts'), JSON.stringify(options)], {
+  // SIM_CPU_PROF=<dir>: the simulator writes a CPU profile there when it exits (what a bench's
+  // simulator costs per message; docs/SCALING.md).
+  const profile = process.env.SIM_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.SIM_CPU_PROF] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', tsxLoader, join(here, 'whatsapp-sim-main.ts'), JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
