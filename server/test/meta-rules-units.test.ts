@@ -59,7 +59,13 @@ describe('send errors and account updates', () => {
     expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE)))).toMatch(/suspendió/);
     expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE, 'SCHEDULE_FOR_DISABLE')))).toMatch(/programó la suspensión.*October 9, 2025/);
     expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE, 'REINSTATE')))).toBeNull();
-    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE)))).toMatch(/restringió/);
+    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE)))).toBe(
+      'Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business hasta el 19/04/2026 13:59 UTC.',
+    );
+    // A number's card shows the end on its own line.
+    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE)), { withEnd: false })).toBe(
+      'Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business.',
+    );
     expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE, 'RESTRICTED_ADD_PHONE_NUMBER_ACTION')))).toBeNull();
     expect(accountUpdatePauseReason(value(meta.accountViolation(ROUTE)))).toBeNull();
     expect(accountUpdatePauseReason({ event: 'ACCOUNT_DELETED' })).toMatch(/eliminó/);

@@ -117,7 +117,7 @@ describe('account_update', () => {
     await post(meta.accountRestricted(ROUTE, 'RESTRICTED_ADD_PHONE_NUMBER_ACTION'));
     expect((await campaignStatus(c.id)).status).toBe('sending');
     await post(meta.accountRestricted(ROUTE));
-    expect(await campaignStatus(c.id)).toEqual({ status: 'paused', pause_reason: expect.stringMatching(/restringió los mensajes iniciados por la empresa.*2026-04-19/) });
+    expect(await campaignStatus(c.id)).toEqual({ status: 'paused', pause_reason: 'Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business hasta el 19/04/2026 13:59 UTC.' });
   });
 });
 

@@ -17,7 +17,7 @@ const BLOCKING_RESTRICTIONS = new Set(['RESTRICTED_BIZ_INITIATED_MESSAGING']);
  * Shapes from Meta's account_update reference: `ban_info.waba_ban_state` (DISABLE,
  * SCHEDULE_FOR_DISABLE, REINSTATE) on DISABLED_UPDATE, `restriction_info[]` on ACCOUNT_RESTRICTION.
  */
-export function accountUpdatePauseReason(value: Json): string | null {
+export function accountUpdatePauseReason(value: Json, opts: { withEnd?: boolean } = { withEnd: true }): string | null {
   const event = (str(value.event) ?? '').toUpperCase();
   const ban = (str(obj(value.ban_info)?.waba_ban_state) ?? '').toUpperCase();
   if (ban === 'DISABLE') return 'Meta suspendió la cuenta de WhatsApp Business (WABA). Revisa el estado de la cuenta en Meta antes de reanudar.';
@@ -31,12 +31,20 @@ export function accountUpdatePauseReason(value: Json): string | null {
     for (const r of list) {
       const type = (str(obj(r)?.restriction_type) ?? '').toUpperCase();
       if (!BLOCKING_RESTRICTIONS.has(type)) continue;
-      const until = str(obj(r)?.expiration);
-      return `Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business${until ? ` hasta ${until.slice(0, 40)}` : ''}.`;
+      // The end, when Meta gives one, in the console's words (a paused campaign's reason); a
+      // number's card shows its end on its own line, so its reason goes without it.
+      const end = opts.withEnd ? restrictionEnd(value) : null;
+      return `Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business${end ? ` hasta el ${utcDateTime(end)}` : ''}.`;
     }
   }
   return null;
 }
+
+/** "19/04/2026 13:59 UTC". */
+const utcDateTime = (d: Date) => {
+  const iso = d.toISOString();
+  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)} UTC`;
+};
 
 /**
  * When a restriction of an `account_update` ends: the blocking restriction's `expiration` (Unix
@@ -71,7 +79,7 @@ export async function applyAccountUpdate(db: Db, change: MetaChange): Promise<vo
   if (!change.wabaId) return;
   const reason = accountUpdatePauseReason(change.value);
   if (reason) {
-    await restrictWabaNumbers(db, change.wabaId, reason, restrictionEnd(change.value));
+    await restrictWabaNumbers(db, change.wabaId, accountUpdatePauseReason(change.value, { withEnd: false })!, restrictionEnd(change.value));
     await pauseWabaCampaigns(db, change.wabaId, reason);
     return;
   }
