@@ -16,6 +16,7 @@
  *
  * PostgreSQL databases are created for the run and dropped after it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
@@ -105,8 +106,10 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
     const final = await Promise.all(done.map((c) => getCampaign(stack.database.db, stack.userId, c.id)));
     const sent = final.reduce((a, c) => a + c.messages_sent, 0);
     const delivered = final.reduce((a, c) => a + c.delivered_count, 0);
-    const work = perMessage(work0, await workSoFar(stack, kind), all.length);
+    const work1 = await workSoFar(stack, kind);
+    const work = perMessage(work0, work1, all.length);
     report(`  work per message (${label})`, work, '', null);
+    if (kind === 'postgres') report(`  rows written per message, by table`, writesPerMessage(work0, work1, all.length), '', null);
     const dups = await stack.sim.duplicates();
     report(`  sent / delivered counted (${label})`, `${fmt(sent)} / ${fmt(delivered)}`, `${fmt(all.length)} each`, sent === all.length && delivered === all.length);
     report(`  duplicates (${label})`, fmt(dups.length), '0', dups.length === 0);
@@ -115,7 +118,52 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
   }
 }
 
-interface Work { cpu: NodeJS.CpuUsage; db: Record<string, number> | null }
+interface Work {
+  cpu: NodeJS.CpuUsage;
+  sim: number | null;
+  postgres: number | null;
+  db: Record<string, number> | null;
+  tables?: Map<string, { written: number; hot: number }>;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc; null where there is no /proc. */
+function procCpuSeconds(pid: number): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds of every PostgreSQL process on this machine (the server runs here), read from
+ * /proc: backends that ended during the run are counted in their parent's children times.
+ */
+function postgresCpuSeconds(): number | null {
+  try {
+    let total = 0;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      let comm = '';
+      try {
+        comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      } catch {
+        continue;
+      }
+      if (comm !== 'postgres') continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, and the reaped children's cutime, cstime (ended backends, on the postmaster).
+      total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICKS;
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100;
 
 /**
  * What the run cost, counted rather than timed (so a busy machine does not change it): this
@@ -124,7 +172,8 @@ interface Work { cpu: NodeJS.CpuUsage; db: Record<string, number> | null }
  */
 async function workSoFar(stack: Awaited<ReturnType<typeof startStack>>, kind: 'postgres' | 'pglite'): Promise<Work> {
   const cpu = process.cpuUsage();
-  if (kind !== 'postgres') return { cpu, db: null };
+  const sim = procCpuSeconds(stack.sim.pid);
+  if (kind !== 'postgres') return { cpu, sim, postgres: null, db: null };
   // The statistics of other backends reach the shared counters within a second of their last transaction.
   await new Promise((r) => setTimeout(r, 1_100));
   const [db] = await rowsOf<Record<string, number>>(
@@ -132,12 +181,34 @@ async function workSoFar(stack: Awaited<ReturnType<typeof startStack>>, kind: 'p
     sql`select blks_hit + blks_read as buffers, tup_inserted + tup_updated + tup_deleted as rows_written, xact_commit as commits
         from pg_stat_database where datname = current_database()`,
   );
-  return { cpu, db };
+  const tables = await rowsOf<{ relname: string; written: number; hot: number }>(
+    stack.database.db,
+    sql`select relname, n_tup_ins + n_tup_upd + n_tup_del as written, n_tup_hot_upd as hot from pg_stat_user_tables`,
+  );
+  return { cpu, sim, postgres: postgresCpuSeconds(), db, tables: new Map(tables.map((t) => [t.relname, { written: Number(t.written), hot: Number(t.hot) }])) };
+}
+
+/** The tables written most per message, with how many of their updates were HOT (no index entries). */
+function writesPerMessage(a: Work, b: Work, messages: number): string {
+  if (!a.tables || !b.tables) return '';
+  return [...b.tables]
+    .map(([name, t]) => ({ name, written: (t.written - (a.tables!.get(name)?.written ?? 0)) / messages, hot: (t.hot - (a.tables!.get(name)?.hot ?? 0)) / messages }))
+    .filter((t) => t.written >= 0.01)
+    .sort((x, y) => y.written - x.written)
+    .slice(0, 6)
+    .map((t) => `${t.name} ${fmt(t.written, 2)}${t.hot >= 0.01 ? ` (${fmt(t.hot, 2)} HOT)` : ''}`)
+    .join(', ');
 }
 
 function perMessage(a: Work, b: Work, messages: number): string {
   const cpuUs = (b.cpu.user + b.cpu.system - a.cpu.user - a.cpu.system) / messages;
   const parts = [`${fmt(cpuUs)} µs CPU here`];
+  const us = (x: number | null, y: number | null) => (x === null || y === null ? null : ((y - x) * 1e6) / messages);
+  const sim = us(a.sim, b.sim);
+  const pg = us(a.postgres, b.postgres);
+  if (sim !== null) parts.push(`${fmt(sim)} µs in the simulator`);
+  if (pg !== null) parts.push(`${fmt(pg)} µs in PostgreSQL`);
+  if (sim !== null && pg !== null) parts.push(`${fmt(cpuUs + sim + pg)} µs in all`);
   if (a.db && b.db) {
     const d = (k: string) => (Number(b.db![k]) - Number(a.db![k])) / messages;
     parts.push(`${fmt(d('buffers'), 1)} buffers`, `${fmt(d('rows_written'), 2)} rows written`, `${fmt(d('commits'), 3)} commits`);
