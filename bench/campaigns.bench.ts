@@ -16,7 +16,7 @@
  *
  * PostgreSQL databases are created for the run and dropped after it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { getCampaign } from '../server/src/services/campaigns/campaign-queries';
@@ -126,42 +126,39 @@ interface Work {
   tables?: Map<string, { written: number; hot: number }>;
 }
 
-/** CPU seconds (user + system) a process has used, from /proc; null where there is no /proc. */
+/** A process's CPU fields from /proc/<pid>/stat: its own user and system time, and its reaped children's. */
+function cpuTicks(pid: number | string): { own: number; children: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis: utime, stime, cutime, cstime are the 12th to 15th.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  return { own: f[11]! + f[12]!, children: f[13]! + f[14]! };
+}
+
+/** CPU seconds (user + system) a process has used; null where there is no /proc. */
 function procCpuSeconds(pid: number): number | null {
   try {
-    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+    return cpuTicks(pid).own / CLOCK_TICKS;
   } catch {
     return null;
   }
 }
 
 /**
- * CPU seconds of every PostgreSQL process on this machine (the server runs here), read from
- * /proc: backends that ended during the run are counted in their parent's children times.
+ * CPU seconds of every PostgreSQL process on this machine (the server runs here), with the
+ * backends that ended during the run (counted in their parent's reaped children's times).
  */
 function postgresCpuSeconds(): number | null {
-  try {
-    let total = 0;
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      let comm = '';
-      try {
-        comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-      } catch {
-        continue;
-      }
-      if (comm !== 'postgres') continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime, and the reaped children's cutime, cstime (ended backends, on the postmaster).
-      total += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLOCK_TICKS;
+  let total = 0;
+  for (const pid of existsSync('/proc') ? readdirSync('/proc').filter((d) => /^\d+$/.test(d)) : []) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const t = cpuTicks(pid);
+      total += t.own + t.children;
+    } catch {
+      // Ended while being read.
     }
-    return total;
-  } catch {
-    return null;
   }
+  return total ? total / CLOCK_TICKS : null;
 }
 const CLOCK_TICKS = 100;
 
