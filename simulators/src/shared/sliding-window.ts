@@ -21,11 +21,7 @@ export class SlidingWindow {
    */
   add(now: number): number {
     this.evict(now);
-    const times = this.times;
-    let i = times.length;
-    while (i > this.head && times[i - 1]! > now) i--;
-    if (i === times.length) times.push(now);
-    else times.splice(i, 0, now);
+    insertSorted(this.times, now, this.head);
     const n = this.times.length - this.head;
     if (n > this.max) this.max = n;
     return n;
@@ -46,6 +42,17 @@ export class SlidingWindow {
       this.head = 0;
     }
   }
+}
+
+/**
+ * Inserts `t` into ascending `times` (from index `from` on), searching from the end: times come
+ * in order, or a little late (a send timed at its arrival, accepted after a later one).
+ */
+export function insertSorted(times: number[], t: number, from = 0): void {
+  let i = times.length;
+  while (i > from && times[i - 1]! > t) i--;
+  if (i === times.length) times.push(t);
+  else times.splice(i, 0, t);
 }
 
 /** Largest number of sorted times inside any half-open window [t, t + windowMs). */

@@ -1,6 +1,6 @@
 // Every accepted send, kept as parallel arrays (no object per message) because a benchmark may send
 // a few hundred thousand messages. The inspection helpers build their answers on demand.
-import { maxInWindow } from '../shared/sliding-window';
+import { insertSorted, maxInWindow } from '../shared/sliding-window';
 import type { RecordedMessage } from './types';
 
 function pushTo(map: Map<string, number[]>, key: string, value: number): void {
@@ -66,10 +66,7 @@ export class MessageLog {
       this.times.set(m.phoneNumberId, times);
     }
     // Kept in time order: a send is timed at its arrival, and may be accepted after a later one.
-    let i = times.length;
-    while (i > 0 && times[i - 1]! > m.at) i--;
-    if (i === times.length) times.push(m.at);
-    else times.splice(i, 0, m.at);
+    insertSorted(times, m.at);
     return wamid;
   }
 
