@@ -113,10 +113,14 @@ async function aggregate(kind: 'postgres' | 'pglite', numbers: number, ratePerNu
     const dups = await stack.sim.duplicates();
     report(`  sent / delivered counted (${label})`, `${fmt(sent)} / ${fmt(delivered)}`, `${fmt(all.length)} each`, sent === all.length && delivered === all.length);
     report(`  duplicates (${label})`, fmt(dups.length), '0', dups.length === 0);
+    report(`  simulator's priority (nice)`, simPriorityText(stack.simPriority), '', null);
   } finally {
     await stack.close();
   }
 }
+
+/** The simulator stands in for Meta's servers, which do not share our cores (bench/lib/child.ts). */
+const simPriorityText = (nice: number) => (nice ? `${nice} (the console's process 0)` : 'could not be raised: all at 0');
 
 interface Work {
   cpu: NodeJS.CpuUsage;
@@ -249,6 +253,7 @@ async function multi(numbers: number, ratePerNumber: number, target: number) {
           group by phone_key having count(distinct whatsapp_account_id) > 1) x`,
     );
     report(`  people with two numbers`, fmt(Number(mixed)), '0', Number(mixed) === 0);
+    report(`  simulator's priority (nice)`, simPriorityText(stack.simPriority), '', null);
   } finally {
     await stack.close();
   }

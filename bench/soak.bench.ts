@@ -19,7 +19,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, loadavg, setPriority, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../server/src/config';
@@ -27,7 +27,7 @@ import { createContext } from '../server/src/context';
 import { rowsOf } from '../server/src/db/sql';
 import { insertContacts, insertKommoAccount, insertMappings, insertTemplate, insertWhatsAppAccount, PROMO_COMPONENTS } from '../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess } from '../server/test/helpers/whatsapp-sim-process';
-import { forkBench, nextMessage, spawnReady, stopChild } from './lib/child';
+import { forkBench, nextMessage, raisePriority, SIM_PRIORITY, spawnReady, stopChild } from './lib/child';
 import { openBenchDatabase } from './lib/database';
 import { fmt, percentile, printTable } from './lib/stats';
 
@@ -64,8 +64,6 @@ const KILL_EVERY_S = Number(args['kill-every']);
 const DURATION_MS = MINUTES * 60_000;
 /** Memory is compared from the end of this warm-up (2 minutes, less in shorter runs) to the end. */
 const MEMORY_WINDOW_MS = 60_000;
-/** The simulators' nice value (the console's processes run at 0). */
-const SIM_PRIORITY = -10;
 const WARMUP_MS = Math.min(120_000, DURATION_MS * 0.4);
 
 if (args['kommo-sim']) {
@@ -100,16 +98,6 @@ async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
-}
-
-/** Sets the scheduling priority (nice) of these processes; says whether it could. */
-function raisePriority(pids: number[], priority: number): boolean {
-  try {
-    for (const pid of pids) setPriority(pid, priority);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** VmRSS of a process in MB, or null once it is gone. */

@@ -17,6 +17,7 @@ import { createCampaign } from '../../server/src/services/campaigns/create-campa
 import { startCampaign } from '../../server/src/services/campaigns/start-campaign';
 import { insertTemplate, insertWhatsAppAccount, seedCampaignWorld, simPromoTemplate, type CampaignWorld } from '../../server/test/helpers/campaign-fixtures';
 import { startWhatsAppSimProcess, type RemoteWhatsAppSim } from '../../server/test/helpers/whatsapp-sim-process';
+import { raisePriority, SIM_PRIORITY } from './child';
 import { openBenchDatabase } from './database';
 
 const WEBHOOK_SECRET = 'bench-webhook-secret';
@@ -30,6 +31,8 @@ export interface Stack {
   close(): Promise<void>;
   /** With `rollups`: each pass of the rollup job, in ms. */
   rollupPasses: number[];
+  /** The simulator's nice value: SIM_PRIORITY when it could be raised, else 0 like the console. */
+  simPriority: number;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function startStack(kind: 'postgres' | 'pglite', opts: { rollups?: 
     statusDelayMs: 50,
     webhookBatchMax: 200,
   });
+  const simPriority = raisePriority([sim.pid], SIM_PRIORITY) ? SIM_PRIORITY : 0;
   const bench = await openBenchDatabase(kind, 'bench_campaigns', { poolSize: 12, onDisk: true });
   const { database } = bench;
   const config = loadConfig({
@@ -74,6 +78,7 @@ export async function startStack(kind: 'postgres' | 'pglite', opts: { rollups?: 
     sim,
     userId: Number(user.id),
     rollupPasses,
+    simPriority,
     async close() {
       await runner?.stop();
       await engine.stop();

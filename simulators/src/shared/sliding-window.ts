@@ -9,21 +9,29 @@ export class SlidingWindow {
 
   constructor(readonly windowMs: number) {}
 
-  /** Events in (now - windowMs, now]. */
+  /**
+   * Events in (now - windowMs, now]: what the receiver counts when a request arrives at `now`.
+   * Events timed after `now` (arrived later, accepted earlier) are not in that window.
+   */
   count(now: number): number {
     this.evict(now);
-    return this.times.length - this.head;
+    return this.inWindowEndingAt(now);
   }
 
   /**
-   * Records an event at `now` and returns the count including it. An event may come a little
-   * out of order (timed at its arrival, accepted after a later one): it is kept in time order.
+   * Records an event at `now` and returns the count of the window ending at it. An event may
+   * come a little out of order (timed at its arrival, accepted after a later one): it is kept in
+   * time order, and the windows of the later events it now falls in count it too (`max`).
    */
   add(now: number): number {
     this.evict(now);
-    insertSorted(this.times, now, this.head);
-    const n = this.times.length - this.head;
-    if (n > this.max) this.max = n;
+    const at = insertSorted(this.times, now, this.head);
+    const n = this.inWindowEndingAt(now);
+    let most = n;
+    for (let j = at + 1; j < this.times.length && this.times[j]! - now < this.windowMs; j++) {
+      most = Math.max(most, this.inWindowEndingAt(this.times[j]!));
+    }
+    if (most > this.max) this.max = most;
     return n;
   }
 
@@ -33,9 +41,14 @@ export class SlidingWindow {
     this.max = 0;
   }
 
+  private inWindowEndingAt(t: number): number {
+    return upperBound(this.times, t, this.head) - upperBound(this.times, t - this.windowMs, this.head);
+  }
+
+  /** Forgets events too old for any window an event timed up to one window late can still need. */
   private evict(now: number): void {
     const times = this.times;
-    while (this.head < times.length && now - times[this.head] >= this.windowMs) this.head++;
+    while (this.head < times.length && now - times[this.head]! >= 2 * this.windowMs) this.head++;
     // Compact now and then so the array does not grow without bound.
     if (this.head > 1024 && this.head * 2 > times.length) {
       this.times = times.slice(this.head);
@@ -44,15 +57,29 @@ export class SlidingWindow {
   }
 }
 
+/** First index (from `from` on) of ascending `times` whose time is above `t`. */
+function upperBound(times: readonly number[], t: number, from: number): number {
+  let lo = from;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (times[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Inserts `t` into ascending `times` (from index `from` on), searching from the end: times come
- * in order, or a little late (a send timed at its arrival, accepted after a later one).
+ * in order, or a little late (a send timed at its arrival, accepted after a later one). Returns
+ * the index it took.
  */
-export function insertSorted(times: number[], t: number, from = 0): void {
+export function insertSorted(times: number[], t: number, from = 0): number {
   let i = times.length;
   while (i > from && times[i - 1]! > t) i--;
   if (i === times.length) times.push(t);
   else times.splice(i, 0, t);
+  return i;
 }
 
 /** Largest number of sorted times inside any half-open window [t, t + windowMs). */
