@@ -7,7 +7,7 @@ import { startCampaign } from '../src/services/campaigns/start-campaign';
 import { insertContact, insertMappings, insertTemplate, insertWhatsAppAccount, phoneOf } from './helpers/campaign-fixtures';
 import { APP_SECRET, startEngineBed, waitFor, type EngineBed } from './helpers/engine-bed';
 import { postWebhook } from './helpers/webhook';
-import { restrictionEnd } from '../src/engine/campaigns/account-update';
+import { accountUpdateStop } from '../src/engine/campaigns/account-update';
 import { restrictAfterSendRefusal, SEND_RESTRICTION_MS } from '../src/services/whatsapp-accounts/number-restriction';
 
 /**
@@ -425,11 +425,12 @@ describe('a number Meta restricted', () => {
     } finally {
       await db().execute(sql`update whatsapp_accounts set business_account_id = ${WABA}, restricted_at = null, restricted_until = null, restricted_reason = null where id = ${ids.b}`);
     }
-    expect(restrictionEnd(restriction(1_900_000_000))?.toISOString()).toBe(new Date(1_900_000_000_000).toISOString());
-    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: '2026-12-01T00:00:00Z' }] })?.toISOString()).toBe(
+    expect(accountUpdateStop(restriction(1_900_000_000))?.end?.toISOString()).toBe(new Date(1_900_000_000_000).toISOString());
+    expect(accountUpdateStop({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_BIZ_INITIATED_MESSAGING', expiration: '2026-12-01T00:00:00Z' }] })?.end?.toISOString()).toBe(
       '2026-12-01T00:00:00.000Z',
     );
-    expect(restrictionEnd({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION' }] })).toBeNull();
+    // Not a restriction that stops templates: nothing stops, so no end either.
+    expect(accountUpdateStop({ event: 'ACCOUNT_RESTRICTION', restriction_info: [{ restriction_type: 'RESTRICTED_ADD_PHONE_NUMBER_ACTION' }] })).toBeNull();
   });
 
   it('a send Meta refuses with 131031 restricts that number mid-campaign: its people wait, the other number finishes, nobody is sent from two numbers', async () => {

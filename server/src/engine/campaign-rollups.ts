@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import type { PeriodicDefinition } from '../jobs/index';
-import { foldChangedCampaigns, ROLLUP_JOB } from '../services/campaigns/campaign-rollups';
+import { ROLLUP_JOB } from '../db/rollup-mark';
+import { foldChangedCampaigns } from '../services/campaigns/campaign-rollups';
 
 /** How long after a pass ends the next one starts; the charts' delay is about this plus a pass. */
 export const ROLLUP_EVERY_MS = 5_000;

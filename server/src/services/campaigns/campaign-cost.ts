@@ -8,7 +8,8 @@ import { loadRateCard } from '../pricing/rate-card-service';
 import { normalizeCategory, RateIndex } from '../pricing/rate-lookup';
 import { countryOfRecipient } from './audience-classifier';
 import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-groups';
-import { asOfSql, EXACT_BELOW, ROLLUP_JOB } from './campaign-rollups';
+import { ROLLUP_JOB } from '../../db/rollup-mark';
+import { asOfSql, EXACT_BELOW } from './campaign-rollups';
 
 /** Meta's `pricing.type` values that cost nothing. */
 export const FREE_PRICING_TYPES: readonly string[] = ['free_customer_service', 'free_entry_point'];

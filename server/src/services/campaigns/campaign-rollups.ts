@@ -27,8 +27,6 @@ import { attemptedCountriesSql, deliveredGroupsSql } from './campaign-cost-group
  *    campaign-marketing.ts).
  */
 
-export { changeMark, ROLLUP_JOB } from '../../db/rollup-mark';
-
 /** The steps of a fold, named for tests that abort it at each. */
 export type FoldStep = 'locked' | 'cleared' | 'funnel' | 'minutes' | 'quarters' | 'failures' | 'costs' | 'countries';
 

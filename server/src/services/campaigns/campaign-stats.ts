@@ -4,7 +4,8 @@ import { STATS_BUCKET_MINUTES, STATS_MAX_POINTS, type CampaignStats, type Campai
 import type { Db } from '../../db/client';
 import { isoOf, rowsOf } from '../../db/sql';
 import { loadCampaignRow } from './campaign-queries';
-import { asOfSql, EXACT_BELOW, foldUnfolded, ROLLUP_JOB } from './campaign-rollups';
+import { ROLLUP_JOB } from '../../db/rollup-mark';
+import { asOfSql, EXACT_BELOW, foldUnfolded } from './campaign-rollups';
 
 const MINUTE = 60_000;
 const DAY_MINUTES = 1440;
