@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ensurePrivateDir, loadConfig, type Config } from './config';
 import { createContext, type AppContext } from './context';
@@ -107,7 +107,8 @@ async function closeHttp(app: FastifyInstance, deadline: number) {
 }
 
 async function buildWorkerApp(ctx: AppContext): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: ctx.log as FastifyBaseLogger, disableRequestLogging: true });
+  // Requests are not logged one by one: the metrics count them.
+  const app = Fastify({ loggerInstance: ctx.log as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
   app.decorate('ctx', ctx);
   registerTracing(app);
   registerErrorHandling(app);
