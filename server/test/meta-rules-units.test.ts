@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { accountUpdatePauseReason } from '../src/engine/campaigns/account-update';
+import { accountUpdateStop } from '../src/engine/campaigns/account-update';
 import { readWebhook } from '../src/engine/campaigns/webhook-payload';
 import { createWhatsAppMessenger } from '../src/integrations/whatsapp/messenger';
 import { classifyGraphError } from '../src/integrations/whatsapp/send-errors';
@@ -10,6 +10,12 @@ import { normalizePhoneKey, phoneKey, toE164 } from '../src/lib/phone';
 import { normaliseBlacklistPhone } from '../src/services/blacklist/blacklist-service';
 import { isOptIn, isOptOut, personOf } from '../src/services/blacklist/opt-out';
 import * as meta from './fixtures/meta-webhooks';
+
+/** A paused campaign's reason for an account_update (a number's with `number`); null when nothing stops. */
+function pauseReason(v: Record<string, unknown>, number = false): string | null {
+  const stop = accountUpdateStop(v);
+  return stop && (number ? stop.numberReason : stop.reason);
+}
 
 const ROUTE = { wabaId: '102290129340398', phoneNumberId: '106540352242922' };
 
@@ -56,20 +62,20 @@ describe('send errors and account updates', () => {
   });
   it('pauses on a ban, a scheduled ban, a deletion and a messaging restriction; not on the rest', () => {
     const value = (p: unknown) => readWebhook(p).changes[0]!.value;
-    expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE)))).toMatch(/suspendió/);
-    expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE, 'SCHEDULE_FOR_DISABLE')))).toMatch(/programó la suspensión.*October 9, 2025/);
-    expect(accountUpdatePauseReason(value(meta.accountBanned(ROUTE, 'REINSTATE')))).toBeNull();
-    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE)))).toBe(
+    expect(pauseReason(value(meta.accountBanned(ROUTE)))).toMatch(/suspendió/);
+    expect(pauseReason(value(meta.accountBanned(ROUTE, 'SCHEDULE_FOR_DISABLE')))).toMatch(/programó la suspensión.*October 9, 2025/);
+    expect(pauseReason(value(meta.accountBanned(ROUTE, 'REINSTATE')))).toBeNull();
+    expect(pauseReason(value(meta.accountRestricted(ROUTE)))).toBe(
       'Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business hasta el 19/04/2026 13:59 UTC.',
     );
     // A number's card shows the end on its own line.
-    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE)), { withEnd: false })).toBe(
+    expect(pauseReason(value(meta.accountRestricted(ROUTE)), true)).toBe(
       'Meta restringió los mensajes iniciados por la empresa en esta cuenta de WhatsApp Business.',
     );
-    expect(accountUpdatePauseReason(value(meta.accountRestricted(ROUTE, 'RESTRICTED_ADD_PHONE_NUMBER_ACTION')))).toBeNull();
-    expect(accountUpdatePauseReason(value(meta.accountViolation(ROUTE)))).toBeNull();
-    expect(accountUpdatePauseReason({ event: 'ACCOUNT_DELETED' })).toMatch(/eliminó/);
-    expect(accountUpdatePauseReason({ event: 'VOLUME_BASED_PRICING_TIER_UPDATE' })).toBeNull();
+    expect(pauseReason(value(meta.accountRestricted(ROUTE, 'RESTRICTED_ADD_PHONE_NUMBER_ACTION')))).toBeNull();
+    expect(pauseReason(value(meta.accountViolation(ROUTE)))).toBeNull();
+    expect(pauseReason({ event: 'ACCOUNT_DELETED' })).toMatch(/eliminó/);
+    expect(pauseReason({ event: 'VOLUME_BASED_PRICING_TIER_UPDATE' })).toBeNull();
   });
   it('reads pricing and recipient_user_id off a status, with or without recipient_id', () => {
     const [s] = readWebhook(meta.statusWebhook(ROUTE, { wamid: 'wamid.X', status: 'sent', recipientId: null, recipientUserId: meta.META_BSUID })).statuses;

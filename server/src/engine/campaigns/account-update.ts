@@ -47,12 +47,6 @@ export function accountUpdateStop(value: Json): AccountStop | null {
   return { reason: `${what}${end ? ` hasta el ${utcDateTime(end)}` : ''}.`, numberReason: `${what}.`, end };
 }
 
-/** A campaign's pause reason (`withEnd`, the default) or a number's (without the end). */
-export function accountUpdatePauseReason(value: Json, opts: { withEnd?: boolean } = { withEnd: true }): string | null {
-  const stop = accountUpdateStop(value);
-  return stop && (opts.withEnd ? stop.reason : stop.numberReason);
-}
-
 function expirationOf(raw: unknown): Date | null {
   const seconds = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : null;
   const at = seconds !== null ? new Date(seconds * 1000) : typeof raw === 'string' ? new Date(raw) : null;
