@@ -22,19 +22,41 @@ export interface CallbackData {
   verify(opaque: string | null | undefined): CallbackTarget | null;
 }
 
-export function createCallbackData(appSecret: string): CallbackData {
+/**
+ * Callback strings known authentic, newest last: each send gets about three statuses (sent,
+ * delivered, read), so a string signed or verified here is met again soon, and an HMAC per
+ * status is what this spares. Only authentic strings are kept (the same string always verifies
+ * the same way), and the oldest go first past the bound.
+ */
+export const KNOWN_AUTHENTIC_MAX = 100_000;
+
+export function createCallbackData(appSecret: string, knownMax = KNOWN_AUTHENTIC_MAX): CallbackData {
   const key = Buffer.from(hkdfSync('sha256', appSecret, 'masivo', 'whatsapp-callback-data', 32));
   const tagOf = (campaignId: number, recipientId: number) =>
     createHmac('sha256', key).update(`${campaignId}:${recipientId}`).digest('hex').slice(0, TAG_HEX);
+  const known = new Map<string, CallbackTarget>();
+  const remember = (opaque: string, target: CallbackTarget) => {
+    known.set(opaque, target);
+    if (known.size > knownMax) known.delete(known.keys().next().value as string);
+  };
   return {
-    sign: ({ campaignId, recipientId }) => `masivo:${campaignId}:${recipientId}:${tagOf(campaignId, recipientId)}`,
+    sign(target) {
+      const opaque = `masivo:${target.campaignId}:${target.recipientId}:${tagOf(target.campaignId, target.recipientId)}`;
+      remember(opaque, { campaignId: target.campaignId, recipientId: target.recipientId });
+      return opaque;
+    },
     verify(opaque) {
-      const m = opaque ? PATTERN.exec(opaque) : null;
+      if (!opaque) return null;
+      const seen = known.get(opaque);
+      if (seen) return { ...seen };
+      const m = PATTERN.exec(opaque);
       if (!m) return null;
       const campaignId = Number(m[1]);
       const recipientId = Number(m[2]);
       const expected = Buffer.from(tagOf(campaignId, recipientId));
-      return timingSafeEqual(expected, Buffer.from(m[3])) ? { campaignId, recipientId } : null;
+      if (!timingSafeEqual(expected, Buffer.from(m[3]))) return null;
+      remember(opaque, { campaignId, recipientId });
+      return { campaignId, recipientId };
     },
   };
 }

@@ -77,10 +77,10 @@ interface Group {
 export async function campaignCost(
   db: Db,
   userId: number,
-  campaign: { id: number; templateCategory: string | null; startedAt: Date | null },
+  campaign: { id: number; templateCategory: string | null; startedAt: Date | null; deliveredCount?: number },
   opts: { fromRollupsAt?: number } = {},
 ): Promise<CampaignCost> {
-  const { groups, countries, asOf } = await costSource(db, userId, campaign.id, opts.fromRollupsAt);
+  const { groups, countries, asOf } = await costSource(db, userId, campaign.id, opts.fromRollupsAt, campaign.deliveredCount === 0);
   const index = new RateIndex((await loadRateCard(db, userId)).rates);
   const lines = new Map<string, CostLine & { micros: number }>();
   const sums = { micros: 0, priced: 0, free: 0, no_rate: 0, unpriceable: 0 };
@@ -120,13 +120,16 @@ export async function campaignCost(
  * `campaign-rollups` job has folded a campaign of EXACT_BELOW recipients or more (`as_of`:
  * when they were last known current), so the screen of a sending campaign of a million
  * recipients, read every few seconds, costs a few rows; from the recipients otherwise (a small
- * campaign, exact at once, or a big one not folded yet).
+ * campaign, exact at once, or a big one not folded yet). `nothingDelivered`: the campaign's
+ * counter says no message was delivered yet (a start's answer, a scheduled campaign just
+ * begun), so there is no delivered group to look for among its recipients.
  */
 async function costSource(
   db: Db,
   userId: number,
   campaignId: number,
   fromRollupsAt = EXACT_BELOW,
+  nothingDelivered = false,
 ): Promise<{ groups: Group[]; countries: CountryGroup[]; asOf: string | null }> {
   const [folded] = await rowsOf<{ as_of: string }>(
     db,
@@ -144,7 +147,7 @@ async function costSource(
     return { groups, countries, asOf: folded.as_of };
   }
   const [groups, countries] = await Promise.all([
-    rowsOf<Group>(db, deliveredGroupsSql(campaignId, userId)),
+    nothingDelivered ? [] : rowsOf<Group>(db, deliveredGroupsSql(campaignId, userId)),
     rowsOf<CountryGroup>(db, attemptedCountriesSql(campaignId, userId)),
   ]);
   return { groups, countries, asOf: null };

@@ -30,8 +30,12 @@ export async function campaignMarketing(db: Db, row: CampaignRow, opts: { fromRo
           sql`select routed_marketing as mm, routed_cloud as cloud from campaign_rollups where campaign_id = ${row.id} and costs_folded`,
         )
       : [];
+  // A route is recorded only for a message Meta accepted: with none accepted (the counter is
+  // exact at every commit) both counts are 0 without reading the recipients.
   const [routes] = folded
     ? [folded]
+    : row.messagesSent === 0
+    ? [{ mm: 0, cloud: 0 }]
     : await rowsOf<{ mm: number | string; cloud: number | string }>(
         db,
         sql`select count(*) filter (where route = 'marketing_messages')::int as mm,

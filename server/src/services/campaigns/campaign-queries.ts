@@ -64,7 +64,7 @@ export async function campaignDetail(db: Db, userId: number, row: CampaignRow): 
     campaignReplies(db, userId, campaign, row.repliedCount),
     campaignMarketing(db, row),
     row.startedAt || row.audienceFrozenAt
-      ? template.then((x) => campaignCost(db, userId, { id, templateCategory: x?.category ?? null, startedAt: row.startedAt }))
+      ? template.then((x) => campaignCost(db, userId, { id, templateCategory: x?.category ?? null, startedAt: row.startedAt, deliveredCount: row.deliveredCount }))
       : null,
     approvalView(db, row),
     automationView(db, row),
