@@ -81,7 +81,7 @@ type KommoStats = { requests: number; count429: number; count403: number; perSec
 type SimStats = {
   messages: number;
   perNumber: Record<string, number>;
-  numbers: Array<{ phoneNumberId: string; throughputErrors: number }>;
+  numbers: Array<{ phoneNumberId: string; throughputErrors: number; throughputErrorLog?: Array<{ at: number; checkedAfterMs: number; inWindow: number }> }>;
   webhooks: { sent: number; failed: number; pending: number; posts: number };
 };
 
@@ -488,6 +488,22 @@ async function main() {
     );
     console.log(`\nrecipients without a message: ${unsent.length ? unsent.map((u) => `${fmt(u.n)} ${u.status}${u.error ? ` («${u.error}»)` : ''}`).join('; ') : 'none'}`);
     if (kills.length) console.log(`\nkills:\n  ${kills.join('\n  ')}`);
+    // When each 130429 came (seconds since the start), to set beside the kills: bursts of one second.
+    for (const n of sim.numbers) {
+      const log = n.throughputErrorLog ?? [];
+      if (!log.length) continue;
+      const bursts = new Map<number, { n: number; late: number; full: number }>();
+      for (const e of log) {
+        const second = Math.floor((e.at - t0) / 1000);
+        const b = bursts.get(second) ?? { n: 0, late: 0, full: 0 };
+        b.n++;
+        b.late = Math.max(b.late, e.checkedAfterMs);
+        b.full = Math.max(b.full, e.inWindow);
+        bursts.set(second, b);
+      }
+      const list = [...bursts].map(([s, b]) => `${s} s ×${b.n} (checked ≤ ${fmt(b.late)} ms late, window ${b.full})`);
+      console.log(`\n130429 on ${n.phoneNumberId}: ${list.join('; ')}`);
+    }
     console.log(`\nKommo: ${kommoLog.join('; ') || 'not finished'}`);
     if (failures.length) console.log(`\nerrors: ${failures.slice(0, 5).join('; ')}`);
 

@@ -46,6 +46,10 @@ describe('WhatsApp simulator: /__control endpoints', () => {
     expect(hook.received.every((r) => r.signatureValid)).toBe(true);
     // The refused third send is counted per number; accepted sends are not.
     expect((await c('/stats')).json).toMatchObject({ messages: 2, perNumber: { 1101: 2 }, numbers: [{ phoneNumberId: '1101', throughputErrors: 1 }], webhooks: { sent: 4 } });
+    // …and kept with its arrival, how late its check ran and how full the window was.
+    const [refusal] = (await c('/stats')).json.numbers[0].throughputErrorLog;
+    expect(refusal).toEqual({ at: expect.any(Number), checkedAfterMs: expect.any(Number), inWindow: 2 });
+    expect(Math.abs(refusal.at - Date.now())).toBeLessThan(60_000);
 
     expect((await c('/recipient', { phone: '5491100000009', behaviour: 'pair_limit' })).json).toEqual({ ok: true });
     await new Promise((r) => setTimeout(r, 1000));

@@ -75,7 +75,13 @@ export function registerWhatsAppControl(app: FastifyInstance, state: WhatsAppSta
   app.get('/__control/stats', async () => ({
     messages: state.log.size,
     perNumber: state.log.perNumber(),
-    numbers: [...state.numbers.values()].map((n) => ({ phoneNumberId: n.phoneNumberId, wabaId: n.wabaId, throughput: n.throughput, throughputErrors: n.throughputErrors })),
+    numbers: [...state.numbers.values()].map((n) => ({
+      phoneNumberId: n.phoneNumberId,
+      wabaId: n.wabaId,
+      throughput: n.throughput,
+      throughputErrors: n.throughputErrors,
+      throughputErrorLog: n.throughputErrorLog,
+    })),
     webhooks: state.webhooks.stats(),
   }));
 }

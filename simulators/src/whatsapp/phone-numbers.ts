@@ -21,6 +21,29 @@ export interface PhoneNumber {
   window: SlidingWindow;
   /** Sends refused with 130429 (over `throughput` in a 1-s window), for benches to check. */
   throughputErrors: number;
+  /**
+   * The latest refusals (at most THROUGHPUT_ERRORS_KEPT): when each send arrived, how late its
+   * check ran, and how many sends the window already held, so a bench can tell when they came.
+   */
+  throughputErrorLog: ThroughputError[];
+}
+
+export interface ThroughputError {
+  /** Arrival (epoch ms), the time the send is counted at. */
+  at: number;
+  /** How long after its arrival the check ran (ms). */
+  checkedAfterMs: number;
+  /** Sends already in the 1-s window ending at `at`. */
+  inWindow: number;
+}
+
+export const THROUGHPUT_ERRORS_KEPT = 1000;
+
+/** Records a 130429 on the number (its count, and the event among the latest). */
+export function recordThroughputError(n: PhoneNumber, e: ThroughputError): void {
+  n.throughputErrors++;
+  n.throughputErrorLog.push(e);
+  if (n.throughputErrorLog.length > THROUGHPUT_ERRORS_KEPT) n.throughputErrorLog.shift();
 }
 
 export function clampThroughput(perSecond: number): number {
@@ -49,6 +72,7 @@ export function makeNumber(n: NumberInput): PhoneNumber {
     coexistence,
     window: new SlidingWindow(1000),
     throughputErrors: 0,
+    throughputErrorLog: [],
   };
 }
 

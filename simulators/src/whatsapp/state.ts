@@ -6,7 +6,7 @@ import { SendFaults } from './faults';
 import { MediaStore } from './media';
 import { MessageLog } from './message-log';
 import { MetaRules, type Identity } from './meta-rules';
-import { clampThroughput, makeNumber, type PhoneNumber } from './phone-numbers';
+import { clampThroughput, makeNumber, recordThroughputError, type PhoneNumber } from './phone-numbers';
 import type { SendPlan } from './send-validation';
 import { componentOf, isRejectedByReview, TemplateStore, type Template } from './templates';
 import type { AutoReplies, LatencyJitter, MetaRulesConfig, NumberInput, RecipientBehaviour, RecordedMessage, TemplateInput, WhatsAppConfig, WhatsAppFault } from './types';
@@ -250,8 +250,9 @@ export class WhatsAppState {
     const recent = this.recentPairSends(pairKey, now);
     if (behaviour === 'pair_limit' || recent.length >= this.config.pairLimit) return { ok: false, error: graphError(131056) };
     // Rejected sends never count: only accepted messages fill the throughput window.
-    if (number.window.count(now) >= number.throughput) {
-      number.throughputErrors++;
+    const inWindow = number.window.count(now);
+    if (inWindow >= number.throughput) {
+      recordThroughputError(number, { at: now, checkedAfterMs: nowMs() - now, inWindow });
       return { ok: false, error: graphError(130429) };
     }
     number.window.add(now);

@@ -160,12 +160,15 @@ export function classifiedAudienceCtes(r: AudienceRules): SQL {
     r.explicitOf == null && r.contactListOf == null
       ? sql`and a.phone_key in (select s.phone_key from contact_people s where s.account_id = ${filterAccount(r)}::int and s.n > 1)`
       : sql``;
+  // `repeated` reads the matched set on its own rather than through `audience`: a CTE read
+  // twice is written out whole first (a million rows at a large freeze), one read once is planned
+  // into its query, and `repeated` only needs the few shared keys (an index or a hash away).
   return sql`audience as (
       ${matched}
     ),
     repeated as (
       select a.phone_key, min(a.contact_id) as first_id
-      from audience a where a.phone_key is not null ${shared}
+      from (${matched}) a where a.phone_key is not null ${shared}
       group by a.phone_key having count(*) > 1
     ),
     classified as (
