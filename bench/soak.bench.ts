@@ -30,6 +30,7 @@ import { startWhatsAppSimProcess } from '../server/test/helpers/whatsapp-sim-pro
 import { forkBench, nextMessage, raisePriority, SIM_PRIORITY, spawnReady, stopChild } from './lib/child';
 import { openBenchDatabase } from './lib/database';
 import { fmt, percentile, printTable } from './lib/stats';
+import type { ThroughputError } from '../simulators/src/whatsapp/phone-numbers';
 
 const WEBHOOK_SECRET = 'bench-webhook-secret';
 const APP_SECRET = 'bench-app-secret-bench-app-secret';
@@ -81,7 +82,7 @@ type KommoStats = { requests: number; count429: number; count403: number; perSec
 type SimStats = {
   messages: number;
   perNumber: Record<string, number>;
-  numbers: Array<{ phoneNumberId: string; throughputErrors: number; throughputErrorLog?: Array<{ at: number; checkedAfterMs: number; inWindow: number }> }>;
+  numbers: Array<{ phoneNumberId: string; throughputErrors: number; throughputErrorLog?: ThroughputError[] }>;
   webhooks: { sent: number; failed: number; pending: number; posts: number };
 };
 
